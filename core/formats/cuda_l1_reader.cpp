@@ -8,12 +8,16 @@
 #include <vector>
 
 #include "core/formats/issue_list.h"
-#include "core/formats/json_fields.h"
 #include "core/formats/line_stream.h"
 #include "core/formats/parallel_for.h"
 #include "core/formats/task_name.h"
+#include "core/json/json_fields.h"
 
 namespace ks {
+
+using json::Need;
+using json::ObjectReader;
+
 namespace {
 
 // CUDA-L1 score keys and the baseline names they become.
@@ -38,16 +42,16 @@ struct Row {
 Row parseRow(const TextLine& line, const std::string& device) {
   Row row;
   std::string error;
-  std::optional<Json> json = parseJsonLine(line.text, line.lastWithoutNewline, error);
+  std::optional<Json> json = json::parseLine(line.text, line.lastWithoutNewline, error);
   if (!json) {
     row.problems.push_back(std::move(error));
     return row;
   }
   if (!json->is_object()) {
-    row.problems.push_back("expected a JSON object (one task a line), got " + describeJson(*json));
+    row.problems.push_back("expected a JSON object (one task a line), got " + json::describe(*json));
     return row;
   }
-  JsonObjectReader fields(*json);
+  ObjectReader fields(*json);
   const std::optional<int> level = fields.integer("level_id", Need::Required);
   const std::optional<int> number = fields.integer("task_id", Need::Required);
   std::optional<std::string> reference = fields.string("ref_code", Need::Required);

@@ -9,12 +9,12 @@
 #include "core/formats/cuda_l1_reader.h"
 #include "core/formats/cuda_source_reader.h"
 #include "core/formats/issue_list.h"
-#include "core/formats/json_fields.h"
 #include "core/formats/kernelbench_layout.h"
 #include "core/formats/kernelbench_reader.h"
 #include "core/formats/line_stream.h"
 #include "core/formats/run_format.h"
 #include "core/formats/utf8.h"
+#include "core/json/json_fields.h"
 
 namespace ks {
 namespace {
@@ -36,7 +36,7 @@ std::string firstLinePrefix(const std::filesystem::path& path) {
 InputFormat formatOfJsonLine(const std::string& line) {
   if (!line.starts_with("{")) return InputFormat::Unknown;
   std::string ignored;
-  if (std::optional<Json> json = parseJsonLine(line, false, ignored); json && json->is_object()) {
+  if (std::optional<Json> json = json::parseLine(line, false, ignored); json && json->is_object()) {
     if (json->contains("kscope_run")) return InputFormat::KernelScopeRun;
     if (json->contains("level_id") && json->contains("task_id")) return InputFormat::CudaL1Jsonl;
     return InputFormat::Unknown;

@@ -7,12 +7,16 @@
 #include <vector>
 
 #include "core/formats/issue_list.h"
-#include "core/formats/json_fields.h"
 #include "core/formats/line_stream.h"
 #include "core/formats/parallel_for.h"
 #include "core/formats/run_format.h"
+#include "core/json/json_fields.h"
 
 namespace ks {
+
+using json::Need;
+using json::ObjectReader;
+
 namespace {
 
 struct Header {
@@ -33,7 +37,7 @@ struct Line {
   std::vector<std::string> warnings;
 };
 
-std::optional<CodeLanguage> parseLanguage(JsonObjectReader& fields, std::string_view key, std::string context,
+std::optional<CodeLanguage> parseLanguage(ObjectReader& fields, std::string_view key, std::string context,
                                           std::vector<std::string>& problems) {
   const std::optional<std::string> name = fields.string(key, Need::Optional);
   if (!name || *name == "python") return CodeLanguage::Python;
@@ -43,7 +47,7 @@ std::optional<CodeLanguage> parseLanguage(JsonObjectReader& fields, std::string_
   return std::nullopt;
 }
 
-Line parseHeader(JsonObjectReader& fields) {
+Line parseHeader(ObjectReader& fields) {
   Header header;
   const std::optional<int> version = fields.integer("kscope_run", Need::Required, 1);
   header.title = fields.string("title", Need::Optional);
@@ -55,7 +59,7 @@ Line parseHeader(JsonObjectReader& fields) {
   return {std::move(header), {}};
 }
 
-Line parseTask(JsonObjectReader& fields, int lineNumber) {
+Line parseTask(ObjectReader& fields, int lineNumber) {
   Task task;
   task.sourceLine = lineNumber;
   std::vector<std::string> problems;
@@ -63,7 +67,7 @@ Line parseTask(JsonObjectReader& fields, int lineNumber) {
   const std::optional<int> number = fields.integer("number", Need::Required);
   task.name = fields.string("name", Need::Optional).value_or("");
   if (Json* reference = fields.object("reference", Need::Required)) {
-    JsonObjectReader ref(*reference, "reference: ");
+    ObjectReader ref(*reference, "reference: ");
     const std::optional<CodeLanguage> language = parseLanguage(ref, "language", "reference: ", problems);
     std::optional<std::string> code = ref.string("code", Need::Required);
     problems.insert(problems.end(), ref.problems().begin(), ref.problems().end());
@@ -74,7 +78,7 @@ Line parseTask(JsonObjectReader& fields, int lineNumber) {
     for (auto& [name, program] : baselines->items()) {
       if (!program.is_string()) {
         problems.push_back("expected baseline \"" + name + "\" to be a program (a string), got " +
-                           describeJson(program));
+                           json::describe(program));
         continue;
       }
       task.baselinePrograms.emplace_back(name, std::move(program.get_ref<std::string&>()));
@@ -92,10 +96,10 @@ std::optional<Measurement> parseMeasurement(Json& value, std::size_t index,
                                             std::vector<std::string>& warnings) {
   const std::string context = "measurement " + std::to_string(index + 1) + ": ";
   if (!value.is_object()) {
-    problems.push_back(context + "expected an object, got " + describeJson(value));
+    problems.push_back(context + "expected an object, got " + json::describe(value));
     return std::nullopt;
   }
-  JsonObjectReader fields(value, context);
+  ObjectReader fields(value, context);
   Measurement m;
   m.baseline = fields.string("baseline", Need::Optional).value_or("default");
   m.speedup = fields.number("speedup", Need::Optional, /*positive=*/true);
@@ -113,7 +117,7 @@ std::optional<Measurement> parseMeasurement(Json& value, std::size_t index,
   return m;
 }
 
-Line parseCandidate(JsonObjectReader& fields, int lineNumber) {
+Line parseCandidate(ObjectReader& fields, int lineNumber) {
   CandidateLine line;
   Candidate& c = line.candidate;
   c.sourceLine = lineNumber;
@@ -127,7 +131,7 @@ Line parseCandidate(JsonObjectReader& fields, int lineNumber) {
         c.parents.push_back(std::move(parent.get_ref<std::string&>()));
       else
         problems.push_back("expected parent " + std::to_string(i + 1) +
-                           " to be a candidate id (a string), got " + describeJson(parent));
+                           " to be a candidate id (a string), got " + json::describe(parent));
     }
   }
   c.step = fields.integer("step", Need::Optional, INT_MIN);
@@ -148,16 +152,16 @@ Line parseCandidate(JsonObjectReader& fields, int lineNumber) {
 
 Line parseLine(const TextLine& text) {
   std::string error;
-  std::optional<Json> json = parseJsonLine(text.text, text.lastWithoutNewline, error);
+  std::optional<Json> json = json::parseLine(text.text, text.lastWithoutNewline, error);
   if (!json) return {Problem{std::move(error)}, {}};
-  if (!json->is_object()) return {Problem{"expected a JSON object, got " + describeJson(*json)}, {}};
-  JsonObjectReader fields(*json);
+  if (!json->is_object()) return {Problem{"expected a JSON object, got " + json::describe(*json)}, {}};
+  ObjectReader fields(*json);
   if (json->contains("kscope_run")) return parseHeader(fields);
   const auto type = json->find("type");
   if (type == json->end()) return {Problem{"missing key \"type\" (expected \"task\" or \"candidate\")"}, {}};
   if (*type == "task") return parseTask(fields, text.number);
   if (*type == "candidate") return parseCandidate(fields, text.number);
-  return {Problem{"expected key \"type\" to be \"task\" or \"candidate\", got " + describeJson(*type)}, {}};
+  return {Problem{"expected key \"type\" to be \"task\" or \"candidate\", got " + json::describe(*type)}, {}};
 }
 
 // Puts parsed lines together in file order: the header first, tasks by key, candidates under their task.

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <system_error>
 
-#include "core/formats/json_fields.h"
 #include "core/formats/run_format.h"
+#include "core/json/json_fields.h"
 
 namespace ks {
 namespace {

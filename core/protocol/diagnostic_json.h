@@ -1,8 +1,14 @@
 #pragma once
 // Compiler diagnostics to and from JSON; shared by the result codec (builds) and the event codec (errors).
-#include "core/protocol/json_fields.h"
+#include <string_view>
+#include <vector>
+
+#include "core/json/json_fields.h"
+#include "core/protocol/events.h"
 
 namespace ks::protocol::detail {
+
+using json::Fields;
 
 Json diagnosticJson(const Diagnostic& d);
 Json diagnosticsJson(const std::vector<Diagnostic>& diagnostics);

@@ -1,14 +1,14 @@
 // Events: encodeEvent, decodeEvent (json_codec.h), phase and error-kind names (events.h).
 #include <utility>
 
+#include "core/json/json_fields.h"
 #include "core/protocol/diagnostic_json.h"
 #include "core/protocol/json_codec.h"
-#include "core/protocol/json_fields.h"
 
 namespace ks::protocol {
 
-using detail::DecodeError;
-using detail::Fields;
+using json::DecodeError;
+using json::Fields;
 
 const char* phaseName(Phase phase) {
   switch (phase) {

@@ -1,13 +1,13 @@
 // Requests: encodeRequest, decodeRequest, requestIdOf (json_codec.h).
 #include <utility>
 
+#include "core/json/json_fields.h"
 #include "core/protocol/json_codec.h"
-#include "core/protocol/json_fields.h"
 
 namespace ks::protocol {
 
-using detail::DecodeError;
-using detail::Fields;
+using json::DecodeError;
+using json::Fields;
 
 const char* opName(Op op) {
   switch (op) {

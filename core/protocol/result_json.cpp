@@ -1,17 +1,17 @@
 // Result payloads: Environment, EvaluateResult, BuildResult to and from JSON (json_codec.h).
 #include <utility>
 
+#include "core/json/json_fields.h"
 #include "core/protocol/diagnostic_json.h"
 #include "core/protocol/json_codec.h"
-#include "core/protocol/json_fields.h"
 
 namespace ks::protocol {
 
-using detail::DecodeError;
 using detail::diagnosticsFrom;
 using detail::diagnosticsJson;
-using detail::Fields;
-using detail::number;
+using json::DecodeError;
+using json::Fields;
+using json::number;
 
 namespace {
 
