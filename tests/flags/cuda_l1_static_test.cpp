@@ -11,6 +11,7 @@
 #include "core/flags/flag_families.h"
 #include "core/flags/static_rules.h"
 #include "core/pysource/embedded_sources.h"
+#include "tests/flags/flag_test_support.h"
 #include "tests/pysource/cuda_l1_programs.h"
 
 namespace ks {
@@ -18,10 +19,7 @@ namespace {
 
 int lineCount(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')) + 1; }
 
-bool has(const std::vector<Flag>& flags, const std::string& family, FlagSeverity severity) {
-  return std::any_of(flags.begin(), flags.end(),
-                     [&](const Flag& f) { return f.family == family && f.severity == severity; });
-}
+using testing::hasFlag;
 
 TEST(StaticRulesOnCudaL1, EveryProgramChecksFastWithWellFormedFlags) {
   const auto programs = testdata::loadCudaL1();
@@ -59,7 +57,7 @@ TEST(StaticRulesOnCudaL1, EveryProgramChecksFastWithWellFormedFlags) {
     for (const auto& s : extractEmbeddedSources(*p.candidate))
       kernel = kernel || s.text.find("__global__") != std::string::npos;
     if (kernel) {
-      EXPECT_FALSE(has(flags, "no-custom-kernel", FlagSeverity::Benign)) << "line " << p.line;
+      EXPECT_FALSE(hasFlag(flags, "no-custom-kernel", FlagSeverity::Benign)) << "line " << p.line;
     }
     byLine[p.line] = std::move(flags);
   }
@@ -70,27 +68,29 @@ TEST(StaticRulesOnCudaL1, EveryProgramChecksFastWithWellFormedFlags) {
 
   // Known cases, by JSONL line (see docs/static-flags.md).
   EXPECT_TRUE(
-      has(byLine[180], "cached-output", FlagSeverity::Hack));  // L2/80: __call__ returns a stored tensor
-  EXPECT_TRUE(has(byLine[149], "changed-inputs", FlagSeverity::Hack));  // L3: bf16/fp16 inputs in get_inputs
+      hasFlag(byLine[180], "cached-output", FlagSeverity::Hack));  // L2/80: __call__ returns a stored tensor
+  EXPECT_TRUE(
+      hasFlag(byLine[149], "changed-inputs", FlagSeverity::Hack));  // L3: bf16/fp16 inputs in get_inputs
   // A stream created and only stored (never read but for `is None`) is not flagged (docs/cuda-l1-review.md).
-  EXPECT_FALSE(has(byLine[7], "extra-stream", FlagSeverity::Suspicious));
-  EXPECT_TRUE(has(byLine[64], "cuda-graph", FlagSeverity::Suspicious));  // static output returned
-  EXPECT_TRUE(has(byLine[222], "cuda-graph", FlagSeverity::Benign));     // inputs copied, output cloned
+  EXPECT_FALSE(hasFlag(byLine[7], "extra-stream", FlagSeverity::Suspicious));
+  EXPECT_TRUE(hasFlag(byLine[64], "cuda-graph", FlagSeverity::Suspicious));  // static output returned
+  EXPECT_TRUE(hasFlag(byLine[222], "cuda-graph", FlagSeverity::Benign));     // inputs copied, output cloned
   for (const int line : {105, 240})  // the input copy is captured inside the graph: replays re-read it
-    EXPECT_TRUE(has(byLine[line], "cuda-graph", FlagSeverity::Hack)) << line;
-  EXPECT_TRUE(has(byLine[3], "no-custom-kernel", FlagSeverity::Benign));  // cuBLAS-only extension
-  EXPECT_TRUE(has(byLine[3], "fallback-to-reference", FlagSeverity::Benign));
-  EXPECT_TRUE(has(byLine[9], "lazy-output", FlagSeverity::Hack));  // LazyMatmul(torch.Tensor)
+    EXPECT_TRUE(hasFlag(byLine[line], "cuda-graph", FlagSeverity::Hack)) << line;
+  EXPECT_TRUE(hasFlag(byLine[3], "no-custom-kernel", FlagSeverity::Benign));  // cuBLAS-only extension
+  EXPECT_TRUE(hasFlag(byLine[3], "fallback-to-reference", FlagSeverity::Benign));
+  EXPECT_TRUE(hasFlag(byLine[9], "lazy-output", FlagSeverity::Hack));  // LazyMatmul(torch.Tensor)
   for (const int line : {19, 20, 21}) {  // torch.relu_(x) and the like on the input, returned
-    EXPECT_TRUE(has(byLine[line], "mutated-inputs", FlagSeverity::Hack)) << line;
-    EXPECT_TRUE(has(byLine[line], "output-aliases-input", FlagSeverity::Hack)) << line;
+    EXPECT_TRUE(hasFlag(byLine[line], "mutated-inputs", FlagSeverity::Hack)) << line;
+    EXPECT_TRUE(hasFlag(byLine[line], "output-aliases-input", FlagSeverity::Hack)) << line;
   }
   // L1/32: torch.clamp_(x) only where the CUDA extension is not used.
-  EXPECT_TRUE(has(byLine[32], "mutated-inputs", FlagSeverity::Suspicious));
-  EXPECT_TRUE(has(byLine[94], "mutated-inputs", FlagSeverity::Hack));  // diff = predictions; diff.sub_(...)
-  EXPECT_TRUE(has(byLine[7], "output-aliases-input", FlagSeverity::Suspicious));  // returns self.output
+  EXPECT_TRUE(hasFlag(byLine[32], "mutated-inputs", FlagSeverity::Suspicious));
+  EXPECT_TRUE(
+      hasFlag(byLine[94], "mutated-inputs", FlagSeverity::Hack));  // diff = predictions; diff.sub_(...)
+  EXPECT_TRUE(hasFlag(byLine[7], "output-aliases-input", FlagSeverity::Suspicious));  // returns self.output
   for (const int line : {166, 180, 183})  // constant outputs of tasks whose reference is constant
-    EXPECT_TRUE(has(byLine[line], "input-independent", FlagSeverity::Benign)) << line;
+    EXPECT_TRUE(hasFlag(byLine[line], "input-independent", FlagSeverity::Benign)) << line;
   // Reviewed in docs/cuda-l1-review.md: no other flag of these families is raised on the release.
   for (const char* family : {"stale-memory", "gc-scan", "nonfinite-output", "timer-patch", "extra-stream"})
     EXPECT_EQ(perFamily[std::string(family) + " (hack)"] + perFamily[std::string(family) + " (suspicious)"],

@@ -1,6 +1,6 @@
 #pragma once
 // Shared by the static-rule tests: a reference program in the KernelBench shape, and helpers to run
-// checkStatic and pick out one family's flags.
+// checkStatic and pick out one family's flags (every per-family test and the CUDA-L1 run use them).
 #include <string>
 #include <vector>
 
@@ -37,12 +37,25 @@ inline std::string candidate(const std::string& body) {
          "    return [A, B]\n\ndef get_init_inputs():\n    return []\n";
 }
 
-inline std::vector<Flag> flagsOf(const std::string& family, const std::string& candidateProgram,
-                                 const std::string& reference = kMatmulReference) {
+// The flags of one family among `flags`, in their order.
+inline std::vector<Flag> ofFamily(std::vector<Flag> flags, const std::string& family) {
   std::vector<Flag> out;
-  for (Flag& f : checkStatic(reference, candidateProgram))
+  for (Flag& f : flags)
     if (f.family == family) out.push_back(std::move(f));
   return out;
+}
+
+// Whether `flags` hold one of `family` with `severity`.
+inline bool hasFlag(const std::vector<Flag>& flags, const std::string& family, FlagSeverity severity) {
+  for (const Flag& f : flags)
+    if (f.family == family && f.severity == severity) return true;
+  return false;
+}
+
+// Parses both programs, runs the static rules and keeps the flags of `family`.
+inline std::vector<Flag> flagsOf(const std::string& family, const std::string& candidateProgram,
+                                 const std::string& reference = kMatmulReference) {
+  return ofFamily(checkStatic(reference, candidateProgram), family);
 }
 
 // 1-based line of the first line of `program` containing `needle` (0 when absent).
