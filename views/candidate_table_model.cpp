@@ -2,6 +2,11 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QFont>
+#include <QIcon>
+#include <QPainter>
+#include <QPixmap>
+#include <QPolygonF>
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -9,10 +14,30 @@
 
 #include "core/flags/flag_families.h"
 #include "views/baseline_label.h"
+#include "views/runtime_evidence.h"
 #include "views/speedup_format.h"
 
 namespace ks {
 namespace {
+
+// A red warning sign for a measured number that a runtime probe caught as a hack; drawn once, not themed, so
+// that it reads the same on every platform style.
+QIcon hackIcon() {
+  static const QIcon icon = [] {
+    QPixmap pixmap(32, 32);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(QColor(0x82, 0x07, 0x1e), 2));
+    p.setBrush(QColor(0xcf, 0x22, 0x2e));
+    p.drawPolygon(QPolygonF({QPointF(16, 2), QPointF(30, 29), QPointF(2, 29)}));
+    p.setPen(QPen(Qt::white, 4, Qt::SolidLine, Qt::RoundCap));
+    p.drawLine(QPointF(16, 11), QPointF(16, 19));
+    p.drawPoint(QPointF(16, 25));
+    return QIcon(pixmap);
+  }();
+  return icon;
+}
 
 int severityRank(FlagSeverity s) {
   switch (s) {
@@ -71,17 +96,44 @@ void CandidateTableModel::setRun(std::shared_ptr<const LoadedRun> run) {
       v.searchBase = v.search.size();
     }
   }
+  m_runtime = readRuntimeMarks();
   computeFlagValues();
   endResetModel();
 }
 
-void CandidateTableModel::setHistory(std::shared_ptr<const MeasuredHistory> history) {
+bool CandidateTableModel::setHistory(std::shared_ptr<const MeasuredHistory> history) {
   m_history = std::move(history);
-  refreshMeasured();
+  return refreshMeasured();
 }
 
-void CandidateTableModel::refreshMeasured() {
-  if (rowCount() > 0) emit dataChanged(index(0, measuredColumn()), index(rowCount() - 1, measuredColumn()));
+bool CandidateTableModel::refreshMeasured() {
+  RuntimeMarks runtime = readRuntimeMarks();
+  const bool changed = runtime != m_runtime;
+  if (changed) {
+    emit layoutAboutToBeChanged();
+    m_runtime = std::move(runtime);
+    computeFlagValues();
+    emit layoutChanged();
+  }
+  if (rowCount() > 0) emit dataChanged(index(0, measuredColumn()), index(rowCount() - 1, flagsColumn()));
+  return changed;
+}
+
+CandidateTableModel::RuntimeMarks CandidateTableModel::readRuntimeMarks() const {
+  RuntimeMarks marks(m_values.size());
+  for (std::size_t r = 0; m_history && r < marks.size(); ++r) {
+    const runs::MeasuredRun* run = m_history->latestOfRecorded(static_cast<int>(r));
+    if (!run || !run->result) continue;
+    for (const auto& f : run->result->runtimeFlags) {
+      FlagSeverity severity;
+      if (runtimeSeverity(f.severity, &severity)) marks[r].emplace_back(f.family, severityRank(severity));
+    }
+  }
+  return marks;
+}
+
+std::vector<std::string> CandidateTableModel::runtimeHackFamilies(int row) const {
+  return ks::runtimeHackFamilies(m_history.get(), row);
 }
 
 double CandidateTableModel::measuredSpeedup(int row) const {
@@ -111,21 +163,24 @@ void CandidateTableModel::computeFlagValues() {
     v.families.clear();
     v.flagCount = 0;
     v.worstSeverity = 0;
-    for (const Flag& f : m_run->flags(static_cast<int>(r))) {
+    const auto add = [&](const std::string& family, int rank) {
       ++v.flagCount;
-      v.worstSeverity = std::max(v.worstSeverity, severityRank(f.severity));
-      auto it = std::find(m_familyIds.begin(), m_familyIds.end(), f.family);
+      v.worstSeverity = std::max(v.worstSeverity, rank);
+      auto it = std::find(m_familyIds.begin(), m_familyIds.end(), family);
       if (it == m_familyIds.end()) {
-        m_familyIds.push_back(f.family);
+        m_familyIds.push_back(family);
         m_familyRowCounts.push_back(0);
         it = m_familyIds.end() - 1;
       }
       const auto index = static_cast<std::uint16_t>(it - m_familyIds.begin());
-      if (std::find(v.families.begin(), v.families.end(), index) != v.families.end()) continue;
+      if (std::find(v.families.begin(), v.families.end(), index) != v.families.end()) return;
       v.families.push_back(index);
       ++m_familyRowCounts[index];
-      appendLower(v.search, f.family);
-    }
+      appendLower(v.search, family);
+    };
+    for (const Flag& f : m_run->flags(static_cast<int>(r))) add(f.family, severityRank(f.severity));
+    if (r < m_runtime.size())
+      for (const auto& [family, rank] : m_runtime[r]) add(family, rank);
   }
 }
 
@@ -162,6 +217,17 @@ QVariant CandidateTableModel::data(const QModelIndex& index, int role) const {
       }
       if (isMeasured && agreement(row) == Agreement::NotMeasured) return QBrush(QColor(0x80, 0x80, 0x80));
       return {};
+    case Qt::FontRole:
+      if (isMeasured && !runtimeHackFamilies(row).empty()) {
+        // docs/hacks.md: a number produced by a hack is shown struck out, with the evidence.
+        QFont font;
+        font.setStrikeOut(true);
+        return font;
+      }
+      return {};
+    case Qt::DecorationRole:
+      if (isMeasured && !runtimeHackFamilies(row).empty()) return hackIcon();
+      return {};
     case Qt::BackgroundRole:
       if (column == flagsColumn()) {
         const int worst = values(row).worstSeverity;
@@ -170,7 +236,8 @@ QVariant CandidateTableModel::data(const QModelIndex& index, int role) const {
       }
       if (isMeasured) {
         const Agreement a = agreement(row);
-        if (a == Agreement::Failed) return QBrush(QColor(0xf8, 0xd7, 0xda));
+        if (a == Agreement::Failed || !runtimeHackFamilies(row).empty())
+          return QBrush(QColor(0xf8, 0xd7, 0xda));
         if (a == Agreement::Disagrees) return QBrush(QColor(0xff, 0xf0, 0xc2));
       }
       return {};
@@ -225,6 +292,12 @@ QVariant CandidateTableModel::toolTip(int row, int column) const {
       lines << QStringLiteral("%1 · %2: %3")
                    .arg(QString::fromUtf8(severityName(f.severity)), QString::fromStdString(f.family),
                         QString::fromStdString(f.message));
+    const runs::MeasuredRun* run = m_history ? m_history->latestOfRecorded(row) : nullptr;
+    if (run && run->result)
+      for (const auto& f : run->result->runtimeFlags)
+        lines << tr("%1 · %2 (runtime, %3): %4")
+                     .arg(QString::fromStdString(f.severity), QString::fromStdString(f.family),
+                          QString::fromStdString(run->result->device), QString::fromStdString(f.message));
     return lines.isEmpty() ? QVariant() : QVariant(lines.join('\n'));
   }
   if (column == codeColumn())
@@ -269,6 +342,13 @@ QString CandidateTableModel::measuredToolTip(int row) const {
     default:
       break;
   }
+  const std::vector<std::string> hacks = runtimeHackFamilies(row);
+  if (!hacks.empty()) {
+    QStringList families;
+    for (const auto& f : hacks) families << QString::fromStdString(f);
+    tip += tr("\nStruck out: this run's probes caught a hack (%1); the Flags pane has what they measured")
+               .arg(families.join(QStringLiteral(", ")));
+  }
   return tip;
 }
 
@@ -300,7 +380,8 @@ QVariant CandidateTableModel::headerData(int section, Qt::Orientation orientatio
         .arg(QString::fromStdString(m_baselines[static_cast<std::size_t>(section - FirstSpeedupColumn)]));
   if (role == Qt::ToolTipRole && section == measuredColumn())
     return tr("Latest speedup measured here for the recorded program (vs the reference); coloured when it "
-              "differs from the recorded one by more than %1% or the run failed")
+              "differs from the recorded one by more than %1% or the run failed, struck out with a warning "
+              "sign when the run's probes caught a hack")
         .arg(kDisagreement * 100, 0, 'f', 0);
   if (role == Qt::TextAlignmentRole && (isSpeedup || section == measuredColumn()))
     return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);

@@ -3,7 +3,9 @@
 // recorded speedup per baseline, the latest speedup measured here, flag families, has code). The values that
 // filtering and sorting read are computed once in setRun, so CandidateFilterProxy never goes through
 // QVariant. A measured speedup is coloured when it disagrees with the recorded one by more than
-// kDisagreement, or when the run failed.
+// kDisagreement, or when the run failed; it is struck out, in the hack colour with a warning icon, when that
+// run's probes raised a hack-severity runtime flag. The flag values (families, worst severity, the Flags
+// column) count the static flags and the runtime flags of the newest re-run of the recorded program.
 #include <QAbstractTableModel>
 #include <cstdint>
 #include <memory>
@@ -40,8 +42,13 @@ class CandidateTableModel : public QAbstractTableModel {
   // Re-reads the run's flags (after LoadedRun::setFlags); rows stay where they are, as a layout change.
   void refreshFlags();
   // The measured results to show (rows the history does not cover show none).
-  void setHistory(std::shared_ptr<const MeasuredHistory> history);
-  void refreshMeasured();  // the history gained runs
+  bool setHistory(std::shared_ptr<const MeasuredHistory> history);  // as refreshMeasured
+  // The history gained runs. True when a row's runtime flags changed, which changes the flag values: that is
+  // a layout change (as refreshFlags), and the filter's family choices need refreshing.
+  bool refreshMeasured();
+  // The families of the hack-severity runtime flags of `row`'s newest re-run (none: the Measured cell is not
+  // marked).
+  std::vector<std::string> runtimeHackFamilies(int row) const;
   const std::shared_ptr<const LoadedRun>& run() const { return m_run; }
 
   int baselineCount() const { return static_cast<int>(m_baselines.size()); }
@@ -69,6 +76,8 @@ class CandidateTableModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
  private:
+  using RuntimeMarks = std::vector<std::vector<std::pair<std::string, int>>>;  // per row: family, severity
+  RuntimeMarks readRuntimeMarks() const;
   void computeFlagValues();
   QVariant display(int row, int column) const;
   QVariant toolTip(int row, int column) const;
@@ -80,6 +89,7 @@ class CandidateTableModel : public QAbstractTableModel {
   std::vector<std::string> m_baselines;
   std::vector<RowValues> m_values;
   std::vector<double> m_speedups;  // row-major, baselineCount() per row
+  RuntimeMarks m_runtime;          // the runtime flags the flag values include
   std::vector<std::string> m_familyIds;
   std::vector<int> m_familyRowCounts;
 };

@@ -25,6 +25,7 @@
 
 #include "core/stats/speedup_stats.h"
 #include "views/counted.h"
+#include "views/flag_matrix_chart.h"
 #include "views/loaded_run.h"
 #include "views/measured_history.h"
 #include "views/speedup_format.h"
@@ -77,7 +78,8 @@ ChartsView::ChartsView(QWidget* parent)
       m_histogram(new QChartView(this)),
       m_cdf(new QChartView(this)),
       m_levels(new QChartView(this)),
-      m_versus(new QChartView(this)) {
+      m_versus(new QChartView(this)),
+      m_matrix(new FlagMatrixChart(this)) {
   m_baseline->setObjectName(QStringLiteral("chartBaseline"));
   m_baseline->setToolTip(tr("The baseline the charted speedups are recorded against"));
   m_summary->setObjectName(QStringLiteral("chartSummary"));
@@ -95,8 +97,13 @@ ChartsView::ChartsView(QWidget* parent)
   m_tabs->addTab(m_cdf, tr("CDF"));
   m_tabs->addTab(m_levels, tr("By level"));
   m_tabs->addTab(m_versus, tr("Recorded vs measured"));
+  m_tabs->addTab(m_matrix, tr("Flags by task"));
+  connect(m_matrix, &FlagMatrixChart::rowsSelected, this, &ChartsView::rowsSelected);
+  connect(m_matrix, &FlagMatrixChart::familyChosen, this, &ChartsView::familyChosen);
 
-  auto* top = new QHBoxLayout;
+  auto* topBar = new QWidget(this);  // the speedup charts' baseline and summary: not the matrix's
+  auto* top = new QHBoxLayout(topBar);
+  top->setContentsMargins(0, 0, 0, 0);
   auto* label = new QLabel(tr("Baseline"), this);
   label->setBuddy(m_baseline);
   top->addWidget(label);
@@ -105,8 +112,10 @@ ChartsView::ChartsView(QWidget* parent)
   top->addWidget(m_summary, 1);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
-  layout->addLayout(top);
+  layout->addWidget(topBar);
   layout->addWidget(m_tabs, 1);
+  connect(m_tabs, &QTabWidget::currentChanged, this,
+          [this, topBar] { topBar->setVisible(m_tabs->currentWidget() != m_matrix); });
   connect(m_baseline, &QComboBox::currentIndexChanged, this, [this] {
     m_preferred = m_baseline->currentText();
     rebuild();
@@ -123,15 +132,22 @@ void ChartsView::setRun(std::shared_ptr<const LoadedRun> run) {
       for (const auto& b : m_run->baselines()) m_baseline->addItem(QString::fromStdString(b));
     m_baseline->setCurrentIndex(std::max(0, m_baseline->findText(m_preferred)));
   }
+  m_matrix->setRun(m_run);
   rebuild();
 }
 
 void ChartsView::setHistory(std::shared_ptr<const MeasuredHistory> history) {
   m_history = std::move(history);
+  m_matrix->setHistory(m_history);
   buildVersus();
 }
 
-void ChartsView::refreshMeasured() { buildVersus(); }
+void ChartsView::refreshMeasured() {
+  m_matrix->refresh();
+  buildVersus();
+}
+
+void ChartsView::refreshFlags() { m_matrix->refresh(); }
 
 void ChartsView::setBaseline(const QString& baseline) {
   m_preferred = baseline;

@@ -3,7 +3,9 @@
 // speedups, and a box plot per level with its points; and recorded against re-measured: one point per
 // candidate whose recorded program was timed here (recorded default-baseline speedup on x, the newest
 // measured one on y, both log), with the y = x line and the band of ±kDisagreement around it. Clicking a
-// bar, a point or a box asks for those candidates to be selected (rowsSelected, LoadedRun rows).
+// bar, a point or a box asks for those candidates to be selected (rowsSelected, LoadedRun rows). A last tab,
+// "Flags by task", is the task × flag family matrix (FlagMatrixChart); clicking a raised cell asks for the
+// task list to be filtered by that family and those candidates selected (familyChosen).
 #include <QList>
 #include <QPointF>
 #include <QWidget>
@@ -21,6 +23,7 @@ class QTabWidget;
 
 namespace ks {
 
+class FlagMatrixChart;
 class LoadedRun;
 class MeasuredHistory;
 
@@ -37,6 +40,7 @@ class ChartsView : public QWidget {
   // The re-runs the recorded-vs-measured chart shows; refreshMeasured() after the history gained runs.
   void setHistory(std::shared_ptr<const MeasuredHistory> history);
   void refreshMeasured();
+  void refreshFlags();  // the run's flags arrived (the matrix charts them)
 
   const SpeedupDistribution& distribution() const { return m_distribution; }
   const std::vector<SpeedupDistribution::Bin>& bins() const { return m_bins; }
@@ -46,6 +50,7 @@ class ChartsView : public QWidget {
   QChartView* cdfView() const { return m_cdf; }
   QChartView* levelView() const { return m_levels; }
   QChartView* versusView() const { return m_versus; }
+  FlagMatrixChart* flagMatrix() const { return m_matrix; }
   struct VersusPoint {
     QPointF at;  // (recorded, measured) speedup
     int row = 0;
@@ -55,6 +60,7 @@ class ChartsView : public QWidget {
 
  signals:
   void rowsSelected(const QList<int>& rows);
+  void familyChosen(const QString& family, const QList<int>& rows);
 
  private:
   void rebuild();
@@ -79,6 +85,7 @@ class ChartsView : public QWidget {
   QChartView* m_cdf;
   QChartView* m_levels;
   QChartView* m_versus;
+  FlagMatrixChart* m_matrix;
 };
 
 }  // namespace ks

@@ -157,6 +157,7 @@ void CodeCompareView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
   m_run = std::move(run);
   m_row = m_run && row >= 0 && row < m_run->rowCount() ? row : -1;
   m_sources.clear();
+  m_runtimeFlags.clear();
   const QSignalBlocker blockReference(m_referenceChoice);
   const QSignalBlocker blockCandidate(m_candidateChoice);
   m_referenceChoice->clear();
@@ -405,10 +406,20 @@ void CodeCompareView::refreshFlags() {
   if (m_candidateStack->currentWidget() == m_source) markFlags(m_source);
 }
 
+void CodeCompareView::setRuntimeFlags(std::vector<Flag> flags) {
+  m_runtimeFlags = std::move(flags);
+  const Candidate* c = m_row < 0 ? nullptr : m_run->candidate(m_row);
+  if (!c || !c->code) return;
+  markFlags(m_program);
+  if (m_candidateStack->currentWidget() == m_source) markFlags(m_source);
+}
+
 void CodeCompareView::markFlags(CodeEditor* editor) {
   editor->clearFlags();
-  for (const Flag& f : m_run->flags(m_row))
-    for (int line : f.lines) editor->markFlag(editor->lineNumbered(line), f.severity);
+  const std::vector<Flag>& runtime = m_runtimeFlags;
+  for (const std::vector<Flag>* flags : {&m_run->flags(m_row), &runtime})
+    for (const Flag& f : *flags)
+      for (int line : f.lines) editor->markFlag(editor->lineNumbered(line), f.severity);
 }
 
 void CodeCompareView::syncFrom(CodeEditor* from, CodeEditor* to, bool fromLeft) {

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/flags/flag.h"
 #include "core/pysource/embedded_sources.h"
 #include "views/code_problems.h"
 #include "views/line_diff.h"
@@ -37,6 +38,9 @@ class CodeCompareView : public QWidget {
 
   void showRow(std::shared_ptr<const LoadedRun> run, int row);  // row < 0: nothing selected
   void refreshFlags();  // the run's flags arrived: re-mark the flagged lines
+  // The runtime flags of the newest re-run of the selected candidate's recorded program, marked on their
+  // lines beside the static ones (showRow forgets them).
+  void setRuntimeFlags(std::vector<Flag> flags);
 
   CodeEditor* referenceEditor() const { return m_reference; }
   CodeEditor* candidateEditor() const { return m_program; }  // the candidate program
@@ -86,6 +90,7 @@ class CodeCompareView : public QWidget {
   int m_row = -1;
   std::vector<EmbeddedSource> m_sources;
   std::vector<CodeProblem> m_problems;  // of the last run shown
+  std::vector<Flag> m_runtimeFlags;
   LineDiff m_diff;
   // The line a synchronized scroll moved each side to: that side's next scroll report is an echo.
   int m_echoLeft = -1;

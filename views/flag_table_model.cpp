@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QFont>
 #include <QStringList>
 
 #include "core/flags/flag_families.h"
@@ -10,10 +11,17 @@ namespace ks {
 
 FlagTableModel::FlagTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void FlagTableModel::setFlags(std::vector<Flag> flags) {
+void FlagTableModel::setFlags(std::vector<Flag> flags, const std::string& runtimeDevice) {
   beginResetModel();
   m_flags = std::move(flags);
+  m_runtimeDevice = runtimeDevice;
   endResetModel();
+}
+
+QString FlagTableModel::source(const Flag& f) const {
+  if (f.origin != "runtime") return QString::fromStdString(f.origin);
+  return m_runtimeDevice.empty() ? tr("runtime")
+                                 : tr("runtime · %1").arg(QString::fromStdString(m_runtimeDevice));
 }
 
 int FlagTableModel::rowCount(const QModelIndex& parent) const {
@@ -36,6 +44,8 @@ QVariant FlagTableModel::data(const QModelIndex& index, int role) const {
       }
       case SeverityColumn:
         return QString::fromUtf8(severityName(f.severity));
+      case SourceColumn:
+        return source(f);
       case ConfidenceColumn:
         return QStringLiteral("%1%").arg(qRound(f.confidence * 100));
       case LinesColumn: {
@@ -45,6 +55,8 @@ QVariant FlagTableModel::data(const QModelIndex& index, int role) const {
       }
       case MessageColumn:
         return QString::fromStdString(f.message);
+      case EvidenceColumn:  // one line here, every line in the tooltip
+        return QString::fromStdString(f.evidence).replace(QLatin1Char('\n'), QStringLiteral(" · "));
       default:
         return {};
     }
@@ -52,8 +64,10 @@ QVariant FlagTableModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::ToolTipRole) {
     QString tip = QStringLiteral("%1 (%2, %3)\n%4")
                       .arg(QString::fromStdString(f.family), QString::fromUtf8(severityName(f.severity)),
-                           QString::fromStdString(f.origin), QString::fromStdString(f.message));
-    if (!f.evidence.empty()) tip += tr("\n\nEvidence:\n%1").arg(QString::fromStdString(f.evidence));
+                           source(f), QString::fromStdString(f.message));
+    if (!f.evidence.empty())
+      tip += (f.origin == "runtime" ? tr("\n\nWhat the probe measured:\n%1") : tr("\n\nEvidence:\n%1"))
+                 .arg(QString::fromStdString(f.evidence));
     if (const FlagFamily* family = findFlagFamily(f.family))
       tip += QStringLiteral("\n\n") + QString::fromUtf8(family->description.data(),
                                                         static_cast<qsizetype>(family->description.size()));
@@ -65,13 +79,23 @@ QVariant FlagTableModel::data(const QModelIndex& index, int role) const {
     if (f.severity == FlagSeverity::Suspicious) return QBrush(QColor(0xff, 0xf0, 0xc2));
     return QBrush(QColor(0xdd, 0xf4, 0xff));
   }
+  if (role == Qt::FontRole && index.column() == SourceColumn && f.origin == "runtime") {
+    QFont font;
+    font.setBold(true);
+    return font;
+  }
   if (role == Qt::TextAlignmentRole && index.column() == ConfidenceColumn)
     return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
   return {};
 }
 
 QVariant FlagTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (orientation != Qt::Horizontal) return {};
+  if (role == Qt::ToolTipRole && section == SourceColumn)
+    return tr(
+        "static: read from the program's code · runtime: measured by the runner's probes in the newest "
+        "re-run of the recorded program, on the device named");
+  if (role != Qt::DisplayRole) return {};
   switch (section) {
     case FamilyColumn:
       return tr("Family");
@@ -81,8 +105,12 @@ QVariant FlagTableModel::headerData(int section, Qt::Orientation orientation, in
       return tr("Confidence");
     case LinesColumn:
       return tr("Lines");
+    case SourceColumn:
+      return tr("Source");
     case MessageColumn:
       return tr("Message");
+    case EvidenceColumn:
+      return tr("Evidence");
     default:
       return {};
   }

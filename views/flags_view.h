@@ -1,6 +1,9 @@
 #pragma once
-// The flags raised on the selected candidate, hacks first. Clicking a flag (or pressing Enter on it) asks for
-// its first evidence line to be shown in the candidate editor (lineRequested, 1-based program line).
+// The flags raised on the selected candidate, hacks first: the static ones read from its code and, once its
+// recorded program was re-run, the runtime flags of the newest run (RuntimeEvidence), marked as such with
+// the numbers the probes measured; a line above the table says which run they come from. Clicking a flag (or
+// pressing Enter on it) asks for its first evidence line to be shown in the candidate editor (lineRequested,
+// 1-based program line).
 #include <QWidget>
 #include <memory>
 
@@ -12,6 +15,7 @@ namespace ks {
 
 class FlagTableModel;
 class LoadedRun;
+class MeasuredHistory;
 
 class FlagsView : public QWidget {
   Q_OBJECT
@@ -20,8 +24,12 @@ class FlagsView : public QWidget {
   explicit FlagsView(QWidget* parent = nullptr);
 
   void showRow(std::shared_ptr<const LoadedRun> run, int row);  // row < 0: nothing selected
+  // The re-runs whose runtime flags are shown; refreshMeasured() after the history gained runs.
+  void setHistory(std::shared_ptr<const MeasuredHistory> history);
+  void refreshMeasured();
   QTableView* view() const { return m_view; }
   const FlagTableModel* model() const { return m_model; }
+  QString sourceText() const;  // the line naming the run the runtime flags come from ("" when none)
 
  signals:
   void lineRequested(int line);
@@ -30,8 +38,11 @@ class FlagsView : public QWidget {
   void activate(const QModelIndex& index);
 
   std::shared_ptr<const LoadedRun> m_run;
+  std::shared_ptr<const MeasuredHistory> m_history;
+  int m_row = -1;
   FlagTableModel* m_model;
   QTableView* m_view;
+  QLabel* m_source;
   QLabel* m_empty;
   QStackedWidget* m_stack;
 };

@@ -95,7 +95,8 @@ void TaskTable::buildFilterBar() {
   m_level->setToolTip(tr("Show one KernelBench level"));
   m_flags = new QComboBox(this);
   m_flags->setObjectName(QStringLiteral("filterFlags"));
-  m_flags->setToolTip(tr("Show candidates by static flag"));
+  m_flags->setToolTip(
+      tr("Show candidates by flag: static, or raised by the newest re-run of the recorded program"));
   m_flags->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_flags->setMinimumContentsLength(14);
   m_baseline = new QComboBox(this);
@@ -153,10 +154,26 @@ void TaskTable::refreshFlags() {
 }
 
 void TaskTable::setHistory(std::shared_ptr<const MeasuredHistory> history) {
-  m_model->setHistory(std::move(history));
+  if (!m_model->setHistory(std::move(history))) return;
+  fillFilterChoices();
+  applyFilters();
 }
 
-void TaskTable::refreshMeasured() { m_model->refreshMeasured(); }
+void TaskTable::refreshMeasured() {
+  if (!m_model->refreshMeasured()) return;
+  // A re-run raised (or no longer raises) runtime flags: the family choices and their counts change.
+  fillFilterChoices();
+  applyFilters();
+}
+
+bool TaskTable::filterByFamily(const QString& family) {
+  const auto& ids = m_model->familyIds();
+  const auto it = std::find(ids.begin(), ids.end(), family.toStdString());
+  const int index = it == ids.end() ? -1 : m_flags->findData(static_cast<int>(it - ids.begin()));
+  if (index < 0) return false;
+  m_flags->setCurrentIndex(index);  // applies the filter
+  return true;
+}
 
 void TaskTable::fillFilterChoices() {
   m_filling = true;

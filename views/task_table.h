@@ -28,6 +28,8 @@ class TaskTable : public QWidget {
   // The Measured column's results; refreshMeasured() after the history gained runs.
   void setHistory(std::shared_ptr<const MeasuredHistory> history);
   void refreshMeasured();
+  // Shows only the candidates raising flag family `family` (static or runtime); false when none does.
+  bool filterByFamily(const QString& family);
   int currentRow() const;  // LoadedRun row, -1 when none
   void setCurrentRow(int row);
   QList<int> selectedRows() const;  // LoadedRun rows, ascending

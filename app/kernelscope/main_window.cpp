@@ -44,6 +44,7 @@
 #include "views/measured_history.h"
 #include "views/measurements_view.h"
 #include "views/run_settings_bar.h"
+#include "views/runtime_evidence.h"
 #include "views/task_table.h"
 
 // Q_INIT_RESOURCE must be called from the global namespace; the resources live in this static library.
@@ -263,6 +264,11 @@ void MainWindow::connectViews() {
   connect(m_tasks, &TaskTable::message, this,
           [this](const QString& text) { statusBar()->showMessage(text, 6000); });
   connect(m_charts, &ChartsView::rowsSelected, m_tasks, &TaskTable::selectRows);
+  connect(m_charts, &ChartsView::familyChosen, this, [this](const QString& family, const QList<int>& rows) {
+    if (!m_tasks->filterByFamily(family))
+      statusBar()->showMessage(tr("No candidate raises %1").arg(family), 6000);
+    m_tasks->selectRows(rows);
+  });
   const auto goToLine = [this](int line) {
     m_center->setCurrentWidget(m_code);
     m_code->goToCandidateLine(line);
@@ -337,6 +343,8 @@ void MainWindow::showRunResult(const RunJob& job, const runs::MeasuredRun& run, 
   m_tasks->refreshMeasured();
   m_charts->refreshMeasured();
   if (job.row == m_tasks->currentRow()) {
+    m_flags->refreshMeasured();
+    showRuntimeFlagsOnCode();
     m_measurements->refresh();
     showProblemsOfShownProgram();
     m_measurementsDock->show();
@@ -352,6 +360,8 @@ void MainWindow::showHistory(const std::shared_ptr<const LoadedRun>& run,
   m_history = std::move(history);
   m_tasks->setHistory(m_history);
   m_charts->setHistory(m_history);
+  m_flags->setHistory(m_history);
+  showRuntimeFlagsOnCode();
   m_measurements->showRow(m_run, m_history, m_tasks->currentRow());
   showProblemsOfShownProgram();
   if (!error.isEmpty()) statusBar()->showMessage(tr("Results history not read: %1").arg(error), 10000);
@@ -365,6 +375,10 @@ void MainWindow::showProblemsOfShownProgram() {
           ? m_history->latestOfCode(row, build::codeHash(m_code->candidateProgram().toStdString()))
           : nullptr;
   m_code->showProblems(run ? candidateProblems(*run) : std::vector<CodeProblem>{});
+}
+
+void MainWindow::showRuntimeFlagsOnCode() {
+  m_code->setRuntimeFlags(runtimeEvidence(m_history.get(), m_tasks->currentRow()).flags);
 }
 
 void MainWindow::restoreEdit(int row) {
@@ -432,6 +446,7 @@ void MainWindow::showRun(const QString& path, std::shared_ptr<const LoadedRun> r
   m_history = std::make_shared<MeasuredHistory>(m_run ? m_run->rowCount() : 0);
   m_tasks->setHistory(m_history);
   m_charts->setHistory(m_history);
+  m_flags->setHistory(m_history);
   m_historyLoader->load(m_path, m_run);
   m_tasks->setRun(m_run);
   m_charts->setRun(m_run);
@@ -457,6 +472,7 @@ void MainWindow::showFlags(const std::shared_ptr<const LoadedRun>& run) {
   if (run != m_run) return;
   m_tasks->refreshFlags();
   m_code->refreshFlags();
+  m_charts->refreshFlags();
   m_flags->showRow(m_run, m_tasks->currentRow());
   m_issues->setRun(m_run);
   updateStatus();
@@ -466,6 +482,7 @@ void MainWindow::showFlags(const std::shared_ptr<const LoadedRun>& run) {
 void MainWindow::showCurrentRow(int row) {
   m_edits->flush();
   m_code->showRow(m_run, row);
+  showRuntimeFlagsOnCode();
   restoreEdit(row);
   m_analysis->showRow(m_run, row);
   m_flags->showRow(m_run, row);

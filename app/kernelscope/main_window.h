@@ -97,6 +97,7 @@ class MainWindow : public QMainWindow {
                    const QString& error);
   void showRunResult(const RunJob& job, const runs::MeasuredRun& run, const QString& storeError);
   void showProblemsOfShownProgram();
+  void showRuntimeFlagsOnCode();  // the selected candidate's runtime flags in the editor's margin
   void applyRunSettings();  // the Run toolbar's choices, for the runs queued next
   void restoreEdit(int row);
   void showCurrentRow(int row);

@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QFont>
 #include <QLabel>
 #include <QListWidget>
 #include <QProgressBar>
@@ -39,6 +40,10 @@
 #include "views/charts_view.h"
 #include "views/code_compare_view.h"
 #include "views/code_editor.h"
+#include "views/flag_matrix_chart.h"
+#include "views/flag_matrix_model.h"
+#include "views/flag_table_model.h"
+#include "views/flags_view.h"
 #include "views/measured_history.h"
 #include "views/measurement_table_model.h"
 #include "views/measurements_view.h"
@@ -204,6 +209,29 @@ TEST_F(RerunTest, WhatTheRunnersProbesFlagIsShownWithTheResult) {
   EXPECT_TRUE(shown.contains(QStringLiteral("Runtime flags"))) << shown.toStdString();
   for (const auto& flag : f.run.result->runtimeFlags)
     EXPECT_TRUE(shown.contains(QString::fromStdString(flag.message))) << flag.message;
+
+  // The Flags pane lists them beside the static flags, as measured on cpu, with the probes' numbers.
+  const int row = window.run()->findRow("L1/901", "r2");
+  const FlagTableModel* flags = window.flagsView()->model();
+  int runtime = 0;
+  for (int i = 0; i < flags->rowCount(); ++i) {
+    if (!flags->isRuntime(i)) continue;
+    ++runtime;
+    EXPECT_EQ(flags->index(i, FlagTableModel::SourceColumn).data().toString(), "runtime · cpu");
+    EXPECT_TRUE(flags->index(i, FlagTableModel::EvidenceColumn).data().toString().startsWith("probe: "));
+  }
+  EXPECT_EQ(runtime, static_cast<int>(f.run.result->runtimeFlags.size()));
+  EXPECT_EQ(flags->rowCount() - runtime, static_cast<int>(window.run()->flags(row).size()));
+  EXPECT_TRUE(window.flagsView()->sourceText().contains("(cpu)"))
+      << window.flagsView()->sourceText().toStdString();
+
+  // A hack caught at run time strikes the Measured number out; the matrix marks the task's cells measured.
+  const bool hack = std::any_of(f.run.result->runtimeFlags.begin(), f.run.result->runtimeFlags.end(),
+                                [](const protocol::RuntimeFlag& fl) { return fl.severity == "hack"; });
+  CandidateTableModel* model = window.taskTable()->model();
+  EXPECT_EQ(model->data(model->index(row, model->measuredColumn()), Qt::FontRole).value<QFont>().strikeOut(),
+            hack);
+  EXPECT_GT(window.chartsView()->flagMatrix()->model()->matrix().runtimeTaskCount(), 0);
 }
 
 TEST_F(RerunTest, ASyntaxErrorInAnEditIsAnnotatedOnItsLineAndKeptApartFromTheRecordedProgram) {
