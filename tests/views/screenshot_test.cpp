@@ -1,7 +1,10 @@
-// Screenshots of the main views (docs/screenshots/*.png) for a person to look at: the window on the real
-// CUDA-L1 release with a flagged (or else the fastest) candidate selected, code compare, the three charts,
-// flags and analysis; on the synthetic run, a recorded analysis and an extracted CUDA source; and re-runs
-// with the real kscope-runner on CPU: a result, an edit's error on its line, recorded against measured.
+// Screenshots of the main views for a person to look at: the window on the real CUDA-L1 release with a
+// flagged (or else the fastest) candidate selected, code compare, the three charts, the task × flag family
+// matrix, flags and analysis; on the synthetic run, a recorded analysis and an extracted CUDA source; and
+// re-runs with the real kscope-runner on CPU: a result, an edit's error on its line, the flags pane with the
+// runtime flags of the cached-output hack, recorded against measured. They are written into the build tree
+// (<build>/screenshots), so that running the tests leaves the sources alone; docs/screenshots/update.sh runs
+// these tests and copies them into docs/screenshots.
 #include <gtest/gtest.h>
 
 #include <QChartView>
@@ -25,6 +28,9 @@
 #include "views/charts_view.h"
 #include "views/code_compare_view.h"
 #include "views/code_editor.h"
+#include "views/flag_matrix_chart.h"
+#include "views/flag_matrix_model.h"
+#include "views/flag_table_model.h"
 #include "views/flags_view.h"
 #include "views/measurements_view.h"
 #include "views/run_settings_bar.h"
@@ -34,7 +40,7 @@ namespace ks {
 namespace {
 
 const QString kCudaL1 = QStringLiteral(KS_SHARED_DIR "/datasets/cuda-l1/h100.jsonl");
-const QString kOut = QStringLiteral(KS_SOURCE_DIR "/docs/screenshots");
+const QString kOut = QStringLiteral(KS_BINARY_DIR "/screenshots");
 
 // Every screenshot starts from the default layout, whatever tests before it left in the settings.
 void forgetLayout() { QSettings().clear(); }
@@ -94,6 +100,10 @@ TEST(Screenshots, MainViewsOnTheCudaL1Release) {
     QTest::qWait(50);
     save(window.chartsView(), names[t]);
   }
+  tabs->setCurrentWidget(window.chartsView()->flagMatrix());
+  QTest::qWait(50);
+  ASSERT_GT(window.chartsView()->flagMatrix()->model()->rowCount(), 0);
+  save(window.chartsView(), QStringLiteral("flag_matrix.png"));
 }
 
 TEST(Screenshots, RecordedAnalysisAndFlagsOnASyntheticRun) {
@@ -140,6 +150,16 @@ TEST(Screenshots, RerunResultsAnEditsErrorAndRecordedVsMeasured) {
   QSignalSpy idle(window.runController(), &RunController::idle);
   window.runAllVisible();
   ASSERT_TRUE(idle.wait(600000));
+
+  // The cached-output hack memoises on data pointers: the runtime probes catch it on CPU too.
+  window.taskTable()->setCurrentRow(window.run()->findRow("L1/901", "r2"));
+  window.showPane(MainWindow::Pane::Flags);
+  QTest::qWait(100);
+  const FlagTableModel* flags = window.flagsView()->model();
+  bool runtime = false;
+  for (int f = 0; f < flags->rowCount(); ++f) runtime = runtime || flags->isRuntime(f);
+  EXPECT_TRUE(runtime) << "no runtime flag on L1/901 r2";
+  save(window.flagsView(), QStringLiteral("flags_runtime.png"));
 
   const int row = window.run()->findRow("L1/12", "r2");
   window.taskTable()->setCurrentRow(row);
