@@ -1,14 +1,13 @@
 // kscope batch FILE --out results.jsonl [--device cpu|cuda] [--jobs N]: re-runs every candidate of FILE.
-// CUDA sources are compiled (compile-only, ks_build) on N cores ahead of the timing, which goes one
-// candidate at a time through one runner; a candidate whose sources do not compile is reported without
-// being timed. Resumable: an entry already in --out with the same task, candidate and code hash is skipped.
+// First every candidate that compiles something is built by N runners at once (batch_prebuild.h) into the
+// runner's build cache; then the candidates are timed one at a time through one runner, which finds their
+// extensions built. A candidate whose build fails with compiler errors is reported without being timed.
+// Resumable: an entry already in --out with the same task, candidate and code hash is skipped.
 // One JSON line per candidate (keys: docs/cli.md, "kscope batch"); progress on stderr.
 #include <algorithm>
-#include <condition_variable>
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -16,16 +15,10 @@
 #include <thread>
 #include <vector>
 
+#include "app/kscope/batch_prebuild.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
-#include "core/build/build_cache.h"
-#include "core/build/gpu_arch.h"
-#include "core/build/native_build.h"
-#include "core/build/nvcc_toolchain.h"
-#include "core/build/python_sources_build.h"
 #include "core/build/sha256.h"
-#include "core/build/torch_setup.h"
-#include "core/formats/cuda_source_header.h"
 #include "core/runs/evaluate_options.h"
 #include "core/runs/result_row.h"
 #include "core/store/result_store.h"
@@ -43,19 +36,15 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 struct BatchOptions {
-  std::string file, out, device, runner, store, python = "python3", arch;
+  std::string file, out, device, runner, store;
   std::vector<std::string> tasks;
   int jobs = int(std::max(1u, std::thread::hardware_concurrency()));
   int trials = 0, seeds = 0;
   double memoryLimitMiB = 0;
-  bool noStore = false, noPrebuild = false;
+  bool noStore = false, noPrebuild = false, buildOnly = false;
 };
 
-struct Entry {
-  const Task* task;
-  const Candidate* candidate;
-  std::string codeHash;
-};
+using Entry = BatchEntry;
 
 std::string entryKey(const std::string& task, const std::string& candidate, const std::string& hash) {
   return task + '\x1f' + candidate + '\x1f' + hash;
@@ -89,104 +78,6 @@ bool endsWithNewline(const std::string& path) {
   return in.get() == '\n';
 }
 
-// Compile-only builds on N threads, in entry order, handed to the timing loop as each finishes.
-class Prebuilder {
- public:
-  Prebuilder(const std::vector<Entry>& entries, build::BuildOptions base, int jobs)
-      : entries_(entries), base_(std::move(base)), results_(entries.size()) {
-    for (int i = 0; i < std::max(1, jobs); ++i) threads_.emplace_back([this] { work(); });
-  }
-  ~Prebuilder() {
-    stop_ = true;
-    for (auto& t : threads_) t.join();
-  }
-
-  const build::BuildResult& wait(std::size_t i) {
-    std::unique_lock lock(mutex_);
-    ready_.wait(lock, [&] { return results_[i].has_value(); });
-    return *results_[i];
-  }
-
- private:
-  void work() {
-    for (std::size_t i; !stop_ && (i = next_++) < entries_.size();) {
-      build::BuildResult r = buildOne(entries_[i], i);
-      std::lock_guard lock(mutex_);
-      results_[i] = std::move(r);
-      ready_.notify_all();
-    }
-  }
-
-  build::BuildResult buildOne(const Entry& e, std::size_t i) const {
-    build::BuildOptions o = base_;
-    o.scratchDir = base_.scratchDir / ("build-" + std::to_string(i));
-    o.cancel = &stop_;
-    build::BuildResult r;
-    if (e.candidate->language == CodeLanguage::Cuda) {
-      std::vector<LoadIssue> issues;
-      CudaSourceHeader header = parseCudaSourceHeader(*e.candidate->code, issues);
-      if (!issues.empty()) {
-        r.message = "its // kscope: header: " + issues.front().message;
-        return r;
-      }
-      r = build::buildNativeLibrary(
-          {*e.candidate->code, e.candidate->id + ".cu", header.entry, int(header.inputs.size())}, o);
-    } else {
-      r = build::buildPythonSources(*e.candidate->code, o);
-    }
-    std::error_code ec;
-    std::filesystem::remove_all(o.scratchDir, ec);
-    return r;
-  }
-
-  const std::vector<Entry>& entries_;
-  build::BuildOptions base_;
-  std::vector<std::optional<build::BuildResult>> results_;
-  std::atomic<std::size_t> next_{0};
-  std::atomic<bool> stop_{false};
-  std::mutex mutex_;
-  std::condition_variable ready_;
-  std::vector<std::thread> threads_;
-};
-
-// Build options for the compile-only prebuild, or why there is none (no nvcc, no torch).
-std::optional<build::BuildOptions> prebuildOptions(const BatchOptions& o,
-                                                   const std::filesystem::path& scratch, std::string& why) {
-  auto toolchain = build::NvccToolchain::open();
-  if (auto* error = std::get_if<std::string>(&toolchain)) {
-    why = *error;
-    return std::nullopt;
-  }
-  build::TorchSetup torch = build::discoverTorchSetup(o.python);
-  if (!torch.found()) {
-    why = torch.error;
-    return std::nullopt;
-  }
-  build::BuildOptions b;
-  b.arch = o.arch;
-  if (b.arch.empty()) {
-    build::GpuArch gpu = build::detectGpuArch();
-    b.arch = gpu.arch.empty() ? "sm_90" : gpu.arch;
-    if (gpu.arch.empty())
-      std::cerr << "kscope batch: note: compiling for sm_90 (" << gpu.error << "); choose with --arch\n";
-  }
-  b.includeDirs = torch.includeDirs;
-  b.defines = torch.defines;
-  b.cacheSalt = "torch " + torch.torchVersion;
-  b.cacheDir = build::defaultBuildCacheDir();
-  b.scratchDir = scratch;
-  return b;
-}
-
-// The end event of a candidate whose sources did not compile: the runner's build error, without the runner.
-Json buildErrorEvent(const build::BuildResult& r) {
-  Json diagnostics = Json::array();
-  for (const auto& d : r.diagnostics) diagnostics.push_back(Json(build::toJson(d)));
-  return {{"event", "error"},
-          {"error",
-           {{"kind", "build"}, {"message", r.message}, {"phase", "build"}, {"diagnostics", diagnostics}}}};
-}
-
 std::string fixed2(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", v);
@@ -209,7 +100,8 @@ int runBatch(const BatchOptions& o) {
   for (const Entry& e : all)
     if (!done.count(entryKey(e.task->key(), e.candidate->id, e.codeHash))) todo.push_back(e);
   std::cerr << "kscope batch: " << all.size() << " candidates with a program in " << o.file << "; "
-            << all.size() - todo.size() << " already in " << o.out << ", " << todo.size() << " to run\n";
+            << all.size() - todo.size() << " already in " << (o.out.empty() ? "--out" : o.out) << ", "
+            << todo.size() << " to run\n";
   if (todo.empty()) return inputCode;
 
   const supervisor::RunnerLocation runner = supervisor::findRunner(o.runner);
@@ -217,16 +109,19 @@ int runBatch(const BatchOptions& o) {
     std::cerr << "kscope batch: error: " << runner.error << "\n";
     return kExitFailure;
   }
-  const bool newline = endsWithNewline(o.out);
-  std::ofstream out(o.out, std::ios::app);
-  if (!out) {
-    std::cerr << "kscope batch: error: cannot write " << o.out << "\n";
-    return kExitFailure;
+  std::ofstream out;
+  if (!o.buildOnly) {
+    const bool newline = endsWithNewline(o.out);
+    out.open(o.out, std::ios::app);
+    if (!out) {
+      std::cerr << "kscope batch: error: cannot write " << o.out << "\n";
+      return kExitFailure;
+    }
+    if (!newline) out << "\n";
   }
-  if (!newline) out << "\n";
 
   std::unique_ptr<store::ResultStore> store;
-  if (!o.noStore) {
+  if (!o.noStore && !o.buildOnly) {
     auto opened = store::ResultStore::open(o.store.empty() ? store::defaultStorePath()
                                                            : std::filesystem::path(o.store));
     if (!opened) {
@@ -238,19 +133,44 @@ int runBatch(const BatchOptions& o) {
 
   auto supervisorOptions = supervisor::clientSupervisorOptions(runner.path, o.device,
                                                                std::uint64_t(o.memoryLimitMiB * 1024 * 1024));
-  std::unique_ptr<Prebuilder> prebuilder;
-  if (!o.noPrebuild) {
-    std::string why;
-    if (auto b = prebuildOptions(o, supervisorOptions.scratchRoot / "prebuild", why))
-      prebuilder = std::make_unique<Prebuilder>(todo, *b, o.jobs);
-    else
-      std::cerr << "kscope batch: note: no compile-only prebuild (" << why
-                << "); the runner builds each candidate when it times it\n";
-  }
-  supervisor::RunnerSupervisor supervisor(supervisorOptions);
+  supervisor::RunnerSupervisor supervisor(supervisorOptions);  // starts its runner on the first request
   supervisor::InterruptCancel interrupts(supervisor);
   const protocol::Options options =
       runs::evaluateOptions({.device = o.device, .trials = o.trials, .seeds = o.seeds});
+
+  std::vector<PrebuildOutcome> prebuilt(todo.size());
+  if (!o.noPrebuild) {
+    const auto started = std::chrono::steady_clock::now();
+    std::size_t attempted = 0, failed = 0, hits = 0;
+    prebuilt = prebuildAll(
+        todo, supervisorOptions, options, o.jobs, [&] { return interrupts.interrupted(); },
+        [&](std::size_t i, const PrebuildOutcome& p, std::size_t done, std::size_t total) {
+          attempted = total;
+          const Json* build = p.event.contains("result") ? &p.event["result"]["build"] : nullptr;
+          const bool hit = build && build->value("cache_hit", false);
+          hits += hit;
+          failed += !build;
+          std::cerr << "[build " << done << "/" << total << "] " << todo[i].task->key() << " "
+                    << todo[i].candidate->id << ": ";
+          if (build)
+            std::cerr << (hit ? "cached" : "built");
+          else
+            std::cerr << "error (" << p.event["error"].value("kind", "?") << ")"
+                      << (p.final() ? ", not timed" : ", timed anyway");
+          std::cerr << ", " << int(p.seconds + 0.5) << " s\n";
+        });
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (attempted > 0)
+      std::cerr << "kscope batch: builds: " << attempted << " candidates compile code; " << hits
+                << " from the cache, " << attempted - hits - failed << " built, " << failed
+                << " failed, on " << std::min<std::size_t>(std::size_t(o.jobs), attempted) << " runners in "
+                << int(seconds + 0.5) << " s\n";
+  }
+  if (interrupts.interrupted()) {
+    std::cerr << "kscope batch: interrupted while building; run the same command again to resume\n";
+    return kExitFailure;
+  }
+  if (o.buildOnly) return inputCode;
 
   int failure = 0;
   for (std::size_t i = 0; i < todo.size() && !interrupts.interrupted(); ++i) {
@@ -262,11 +182,10 @@ int runBatch(const BatchOptions& o) {
                  {"code_hash", e.codeHash},
                  {"source_line", e.candidate->sourceLine}};
     const auto started = std::chrono::steady_clock::now();
-    std::optional<build::BuildResult> prebuilt;
-    if (prebuilder) prebuilt = prebuilder->wait(i);
+    const PrebuildOutcome& built = prebuilt[i];
     Json event;
-    if (prebuilt && !prebuilt->ok && prebuilt->errorCount() > 0) {
-      event = buildErrorEvent(*prebuilt);
+    if (built.final()) {
+      event = built.event;
     } else {
       auto request = supervisor::evaluationRequest(*e.task, *e.candidate, options);
       if (auto* why = std::get_if<std::string>(&request))
@@ -286,7 +205,14 @@ int runBatch(const BatchOptions& o) {
     if (auto claimed = e.candidate->speedup()) line["recorded_speedup"] = *claimed;
     line["device"] = row.device;
     line["recorded_at"] = store::utcTimestampNow();
-    if (prebuilt) line["build"] = Json(build::toJson(*prebuilt));
+    if (built.attempted) {
+      Json record = {{"seconds", built.seconds}};
+      if (built.event.contains("result"))
+        record["build"] = built.event["result"]["build"];
+      else
+        record["error"] = built.event["error"];
+      line["prebuild"] = std::move(record);
+    }
     line["event"] = event;
     out << line.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;
     if (!out) {
@@ -320,31 +246,33 @@ void addBatchCommand(CLI::App& app) {
   auto o = std::make_shared<BatchOptions>();
   CLI::App* command = app.add_subcommand(
       "batch",
-      "Re-run every candidate of a file: parallel compile-only builds, timing one at a time, resumable");
+      "Re-run every candidate of a file: builds on N runners at once, then timing one at a time; resumable");
   command->add_option("file", o->file, "CUDA-L1 JSONL, kscope run file, KernelBench folder or .cu file")
       ->required();
-  command->add_option("--out", o->out, "JSON Lines results; entries already in it are skipped")->required();
+  auto* out = command->add_option("--out", o->out, "JSON Lines results; entries already in it are skipped");
   command->add_option("--task", o->tasks, "Only these task keys (repeatable), e.g. --task L1/12");
   command->add_option("--device", o->device, "cpu or cuda (default: cuda when available)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
-  command->add_option("--jobs", o->jobs, "Parallel compile-only builds (default: all cores)")
+  command->add_option("--jobs", o->jobs, "Runners building at once before the timing (default: all cores)")
       ->check(CLI::PositiveNumber);
   command->add_option("--trials", o->trials, "Timed trials per model (default 50 on cuda, 10 on cpu)")
       ->check(CLI::PositiveNumber);
   command->add_option("--seeds", o->seeds, "Correctness seeds (default 5)")->check(CLI::PositiveNumber);
   command->add_option("--memory-limit", o->memoryLimitMiB, "Stop the runner past this much memory, MiB")
       ->check(CLI::PositiveNumber);
-  command->add_option("--arch", o->arch,
-                      "nvcc -arch for the prebuild (default: this GPU's, from nvidia-smi)");
-  command->add_option("--python", o->python,
-                      "Python with torch, for torch's include folders (default python3)");
   command->add_flag("--no-prebuild", o->noPrebuild,
-                    "Skip the compile-only builds; the runner builds each one");
+                    "No build stage: the timing runner builds each candidate when it gets to it");
+  command->add_flag("--build-only", o->buildOnly,
+                    "Only the build stage: fill the build cache on N runners, time nothing")
+      ->excludes("--no-prebuild");
   command->add_option("--runner", o->runner,
                       "kscope-runner executable (default: next to kscope, $KSCOPE_RUNNER)");
   auto* store = command->add_option("--store", o->store, "Results database (default: docs/store-schema.md)");
   command->add_flag("--no-store", o->noStore, "Do not record results in the database")->excludes(store);
-  command->callback([o] { exitCode() = runBatch(*o); });
+  command->callback([o, out] {
+    if (out->count() == 0 && !o->buildOnly) throw CLI::RequiredError("--out");
+    exitCode() = runBatch(*o);
+  });
 }
 
 KS_REGISTER_COMMAND(addBatchCommand);
