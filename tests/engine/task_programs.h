@@ -47,6 +47,7 @@ inline protocol::Request evaluateRequest(const std::string& id, const std::strin
   r.op = protocol::Op::Evaluate;
   r.task = protocol::TaskSpec{"test/" + id, CodeLanguage::Python, reference, {}};
   r.candidate = protocol::CandidateSpec{id, CodeLanguage::Python, candidate, ""};
+  r.options.device = "cpu";  // the CPU suites must mean cpu on a GPU machine too (onCuda() switches)
   r.options.seeds = 2;
   r.options.trials = 5;
   r.options.warmup = 1;
