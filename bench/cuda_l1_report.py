@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Table of a `kscope batch` re-run of the CUDA-L1 release: recorded against measured speedup per task.
+
+    python3 bench/cuda_l1_report.py COLD.jsonl [--repeat WARM.jsonl] [--cold-wall S] [--warm-wall S]
+
+COLD.jsonl is the output of `kscope batch ../shared/datasets/cuda-l1/h100.jsonl --device cuda --out ...`
+(docs/cli.md, "kscope batch"); --repeat is a second batch over the same file (the warm run: every extension
+comes from the build cache), used for the repeat-run spread. Prints markdown: a summary, then one row per
+entry. Standard library only, so it runs wherever the batch ran.
+
+Definitions (docs/gpu-results.md quotes them):
+  reproduces      correct on every seed and measured speedup within 20 % of the recorded one
+                  (0.8 <= measured / recorded <= 1.25 would be symmetric in log; we use |m/r - 1| <= 0.2)
+  |log ratio|     |ln(measured / recorded)| over correct, timed entries; the median is reported
+  trial CV        the candidate's coefficient of variation over the timed trials of one run
+  repeat spread   |ln(measured_warm / measured_cold)| for entries timed correct in both runs
+"""
+import argparse
+import collections
+import json
+import math
+import statistics
+import sys
+
+
+def read(path):
+    rows = collections.OrderedDict()
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            rows[(row["task"], row["candidate"])] = row
+    return rows
+
+
+def task_order(key):
+    level, task = key[0].lstrip("L").split("/")
+    return int(level), int(task)
+
+
+def result(row):
+    event = row.get("event", {})
+    return event.get("result") if event.get("event") == "result" else None
+
+
+def error(row):
+    event = row.get("event", {})
+    return event.get("error") if event.get("event") == "error" else None
+
+
+def failure_kind(row):
+    """None for a correct, timed entry; otherwise a short kind: incorrect, or the error's kind."""
+    r = result(row)
+    if r is not None:
+        if not r["correctness"]["passed"]:
+            return "incorrect"
+        return None if r.get("timing") else "untimed"
+    e = error(row) or {}
+    return e.get("kind", "error")
+
+
+def build_cell(row):
+    r = result(row)
+    pre = row.get("prebuild")
+    if r is None:
+        return "-"
+    b = r.get("build", {})
+    if not b.get("extensions"):
+        return "-"
+    built = pre.get("build") if pre else None
+    seconds = built["seconds"] if built else b.get("seconds", 0)
+    hit = (built or b).get("cache_hit", False)
+    return f"{seconds:.0f} s{' (cache)' if hit else ''}"
+
+
+def hack_families(r):
+    return sorted({f["family"] for f in r.get("runtime_flags", []) if f["severity"] == "hack"})
+
+
+def fmt(x, digits=2):
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("cold")
+    ap.add_argument("--repeat")
+    ap.add_argument("--cold-wall", type=float)
+    ap.add_argument("--warm-wall", type=float)
+    ap.add_argument("--build-wall", type=float, help="wall seconds of the cold build stage")
+    a = ap.parse_args()
+
+    cold = read(a.cold)
+    warm = read(a.repeat) if a.repeat else {}
+    keys = sorted(cold, key=task_order)
+
+    reproduced, logs, failures, cvs_long, spreads, spreads_long = 0, [], collections.Counter(), [], [], []
+    env = None
+    lines = []
+    for key in keys:
+        row = cold[key]
+        r = result(row)
+        env = env or (r or {}).get("environment")
+        kind = failure_kind(row)
+        recorded = row.get("recorded_speedup")
+        measured = row.get("speedup") if kind is None else None
+        t = r.get("timing") if r else None
+        ratio = measured / recorded if measured and recorded else None
+        if kind:
+            failures[kind] += 1
+        if ratio:
+            logs.append(abs(math.log(ratio)))
+            if abs(ratio - 1) <= 0.2:
+                reproduced += 1
+        cv = t["candidate"]["cv"] if t else None
+        long_task = bool(t and t["reference"]["median_ms"] > 1.0 and t["candidate"]["median_ms"] > 1.0)
+        if long_task and cv is not None:
+            cvs_long.append(cv)
+        repeat = None
+        if key in warm and failure_kind(warm[key]) is None and measured:
+            repeat = warm[key]["speedup"]
+            spread = abs(math.log(repeat / measured))
+            spreads.append(spread)
+            if long_task:
+                spreads_long.append(spread)
+        flags = ", ".join(hack_families(r)) if r else ""
+        note = ""
+        if kind and kind != "incorrect":
+            e = error(row) or {}
+            first = next((d for d in e.get("diagnostics", []) if d.get("severity") == "error"), None)
+            text = (f"line {e.get('line')}: {first['message']}" if first else e.get("message") or kind)
+            note = (text.splitlines() or [kind])[0][:90].replace("|", "\\|")
+        elif kind == "incorrect":
+            seeds = [s for s in r["correctness"]["seeds"] if not s["passed"]]
+            note = (seeds[0]["message"] if seeds else "").splitlines()[0][:90].replace("|", "\\|") if seeds else ""
+        lines.append(
+            f"| {key[0]} | {'yes' if kind is None else kind} | {fmt(recorded)} | {fmt(measured)} | "
+            f"{fmt(t['host_speedup']) if t else '-'} | {fmt(repeat)} | "
+            f"{fmt(t['reference']['median_ms'], 3) if t else '-'} | {fmt(t['candidate']['median_ms'], 3) if t else '-'} | "
+            f"{fmt(100 * cv, 1) if cv is not None else '-'} | {build_cell(row)} | {flags} | {note} |")
+
+    timed = len(logs)
+    print(f"# CUDA-L1 H100 release re-timed by `kscope batch`\n")
+    if env:
+        print(f"Device: {env.get('device_name')}, driver {env.get('driver')}, CUDA {env.get('cuda')}, "
+              f"torch {env.get('torch')}, {env.get('runner')}.\n")
+    print("## Summary\n")
+    print(f"- entries with code: {len(keys)}; correct and timed: {timed}; "
+          f"reproduce within 20 % of the recorded speedup: {reproduced} of {len(keys)} "
+          f"({100 * reproduced / max(1, len(keys)):.0f} %; {100 * reproduced / max(1, timed):.0f} % of the timed)")
+    if logs:
+        print(f"- median |ln(measured / recorded)|: {statistics.median(logs):.3f} "
+              f"(a factor of {math.exp(statistics.median(logs)):.2f})")
+    print("- failures by kind: " + (", ".join(f"{k} {n}" for k, n in failures.most_common()) or "none"))
+    if cvs_long:
+        over = sum(1 for c in cvs_long if c > 0.03)
+        print(f"- trial CV of the candidate, entries whose both models take > 1 ms: median "
+              f"{100 * statistics.median(cvs_long):.2f} %, {over} of {len(cvs_long)} above 3 %")
+    if spreads:
+        print(f"- repeat run (warm batch against cold): median |ln(warm / cold)| {statistics.median(spreads):.3f} "
+              f"over {len(spreads)} entries" +
+              (f"; entries > 1 ms: median {100 * statistics.median(spreads_long):.2f} %, "
+               f"{sum(1 for s in spreads_long if s > 0.03)} of {len(spreads_long)} above 3 %" if spreads_long else ""))
+    walls = []
+    if a.build_wall is not None:
+        walls.append(f"build stage {a.build_wall:.0f} s")
+    if a.cold_wall is not None:
+        walls.append(f"cold batch {a.cold_wall:.0f} s ({a.cold_wall / 60:.1f} min)")
+    if a.warm_wall is not None:
+        walls.append(f"warm batch {a.warm_wall:.0f} s ({a.warm_wall / 60:.1f} min)")
+    if walls:
+        print("- wall time: " + ", ".join(walls))
+    print("\n## Per entry\n")
+    print("measured = median CUDA-event time of the reference / of the candidate (L2 flushed before each call); "
+          "host = the same by the host clock after a device-wide synchronize; repeat = the warm batch's measured; "
+          "ms = medians; CV = candidate trial CV; build = seconds the build stage spent on it; "
+          "runtime hack flags = families the runner's probes flagged with hack severity.\n")
+    print("| task | correct | recorded | measured | host | repeat | ref ms | cand ms | CV % | build | "
+          "runtime hack flags | note |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

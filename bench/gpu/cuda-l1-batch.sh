@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Re-times the whole CUDA-L1 H100 release on the GPU machine with `kscope batch` and writes the table of
+# docs/cuda-l1-h100.md (bench/cuda_l1_report.py). Stages, in the order given (default: all of them):
+#
+#   build   configure and build kscope, kscope-runner and the gpu tests (shared/gpu/README.md recipe)
+#   tests   ctest -L gpu (the hack corpus excepted: bench/gpu/hack-corpus.sh runs it)
+#   cold    kscope batch on an empty build cache: the build stage on $JOBS runners, then the timing; the
+#           batch is resumable, so a later call with `cold` carries on where a deadline stopped it, and the
+#           wall time of each call is added up in $state/cold-wall.txt
+#   warm    the same batch again into a second file, every extension from the cache (the repeat run)
+#   retime  a warm re-time of one level-1 task: a runner already up (the GUI's case: F9) and a whole
+#           `kscope run` (a new runner), click/call to number
+#   report  bench/cuda_l1_report.py over cold (and warm) into $OUT/cuda-l1-h100.md
+#
+#   here, once:      bash bench/gpu/engine-check.sh prepare && cp ../shared/datasets/cuda-l1/h100.jsonl .deps/datasets/
+#   device `run`:    bash bench/gpu/cuda-l1-batch.sh build tests cold       (carry: [".deps"], timeout_s: 600)
+#   and then:        bash bench/gpu/cuda-l1-batch.sh cold warm retime report
+#
+# The stages share GPU_TOTAL_S (default 580 s: a device command may run 600 s); each gets what is left.
+# Everything that must outlive a call (build folder, build cache, batch outputs) lives under /tmp on the
+# device machine, which keeps it while the machine stays warm; results are also copied to $OUT every call.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+total=${GPU_TOTAL_S:-580}
+jobs=${JOBS:-$(nproc)}
+OUT=${OUT:-$root/out/cuda-l1-batch}
+build=/tmp/kscope-engine-check
+state=/tmp/kscope-gpu
+data=$root/.deps/datasets/h100.jsonl
+mkdir -p "$OUT" "$state"
+export XDG_CACHE_HOME=$state/xdg  # the runner's build cache: <XDG_CACHE_HOME>/kernelscope/build
+log() { echo "== $(date +%T) $*" | tee -a "$OUT/session.log"; }
+left() { echo $((total - SECONDS)); }
+[[ -f $data ]] || { echo "no $data: run the 'here, once' line of this script's header"; exit 2; }
+stages=("$@")
+((${#stages[@]})) || stages=(build tests cold warm retime report)
+
+batch() {  # batch OUTFILE WALLFILE: runs kscope batch for what time is left, adds its wall time to WALLFILE
+  local out=$1 wall=$2 budget
+  budget=$(($(left) - 15))
+  ((budget > 20)) || { log "no time left for $(basename "$out")"; return 1; }
+  local t0=$SECONDS
+  timeout -s INT "$budget" "$build/bin/kscope" batch "$data" --device cuda --jobs "$jobs" --out "$out" \
+    --store "$state/results.db" 2>> "${out%.jsonl}.log"
+  local rc=$?
+  echo $((SECONDS - t0)) >> "$wall"
+  log "$(basename "$out"): exit $rc, $((SECONDS - t0)) s, $(wc -l < "$out") lines"
+  grep -E "^kscope batch: (builds|interrupted)" "${out%.jsonl}.log" | tail -2 | tee -a "$OUT/session.log"
+  return $rc
+}
+
+for stage in "${stages[@]}"; do
+  case $stage in
+  build)
+    log "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1), $(nproc) cores"
+    TP=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
+    PB=$(python3 -c 'import pybind11; print(pybind11.get_cmake_dir())')
+    timeout "$(left)" bash -c "
+      cmake -S . -B $build -G Ninja -DKSCOPE_GUI=OFF -DCMAKE_PREFIX_PATH='$TP;$PB;$root/.deps' \
+            -DPython3_EXECUTABLE=\$(which python3) -DGTEST_SOURCE_DIR=$root/.deps/src/googletest &&
+      cmake --build $build -j\$(nproc) \
+            --target kscope kscope-runner engine_gpu_tests engine_tests runner_tests protocol_tests
+    " > "$OUT/build.log" 2>&1
+    status=$?
+    log "build: exit $status"
+    ((status == 0)) || { tail -40 "$OUT/build.log"; exit 1; }
+    ;;
+  tests)
+    timeout "$(($(left) - 5))" ctest --test-dir "$build" -L gpu -E HackCorpus -j4 --output-on-failure \
+      > "$OUT/tests.log" 2>&1
+    log "ctest -L gpu: exit $?"
+    grep -E "tests passed|tests failed|\*\*\*Failed|Not Run" "$OUT/tests.log" | tee -a "$OUT/session.log"
+    ;;
+  cold)
+    batch "$state/cold.jsonl" "$state/cold-wall.txt"
+    ;;
+  warm)
+    rm -f "$state/warm.jsonl" "$state/warm-wall.txt" "$state/warm.log"
+    batch "$state/warm.jsonl" "$state/warm-wall.txt"
+    ;;
+  retime)
+    python3 - "$build/bin/kscope-runner" "$data" "$state/xdg/kernelscope/build" <<'PY' | tee "$OUT/retime.txt"
+import json, subprocess, sys, time
+runner, data, cache = sys.argv[1:4]
+rows = {f"{r['level_id']}/{r['task_id']}": r for r in map(json.loads, open(data))}
+key = next(k for k in ("1/12", "1/1", "1/2") if rows.get(k, {}).get("custom_code"))
+r = rows[key]
+t0 = time.monotonic()
+p = subprocess.Popen([runner], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+def until_end(rid):
+    for line in p.stdout:
+        e = json.loads(line)
+        if e.get("id") == rid and e.get("event") in ("result", "error"):
+            return e
+ready = json.loads(p.stdout.readline())
+print(f"runner up (ready line) after {time.monotonic() - t0:.2f} s: {ready.get('runner')}")
+for n in range(3):
+    req = {"id": f"re{n}", "op": "evaluate", "task": {"key": "L" + key, "reference": r["ref_code"]},
+           "candidate": {"id": "cuda-l1", "code": r["custom_code"]}, "options": {"device": "cuda", "cache": cache}}
+    t = time.monotonic()
+    p.stdin.write(json.dumps(req) + "\n")
+    e = until_end(req["id"])
+    dt = time.monotonic() - t
+    res = e.get("result", {})
+    tim = res.get("timing") or {}
+    print(f"L{key} re-time {n + 1} in a warm runner: {dt:.2f} s to the number; speedup {tim.get('speedup')}, "
+          f"passed {res.get('correctness', {}).get('passed')}, build cache hit {res.get('build', {}).get('cache_hit')}")
+p.stdin.write(json.dumps({"id": "bye", "op": "shutdown"}) + "\n")
+p.wait()
+print(f"task L{key}")
+PY
+    task=$(sed -n 's/^task \(.*\)$/\1/p' "$OUT/retime.txt")
+    for n in 1 2; do
+      t0=$(date +%s.%N)
+      "$build/bin/kscope" run "$data" --task "$task" --device cuda --no-store --json > "$state/run-$n.json" 2>&1
+      rc=$?
+      echo "kscope run $task (new runner each call) $n: exit $rc, $(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')") s" |
+        tee -a "$OUT/retime.txt"
+    done
+    ;;
+  report)
+    sum() { awk '{s += $1} END {print s + 0}' "$@"; }
+    build_s=$(sed -n 's/^kscope batch: builds: .* in \([0-9]*\) s$/\1/p' "$state/cold.log" | sum)
+    args=("$state/cold.jsonl")
+    [[ -f $state/cold-wall.txt ]] && args+=(--cold-wall "$(sum "$state/cold-wall.txt")")
+    [[ -n $build_s ]] && args+=(--build-wall "$build_s")
+    [[ -f $state/warm.jsonl ]] && args+=(--repeat "$state/warm.jsonl" --warm-wall "$(sum "$state/warm-wall.txt")")
+    python3 bench/cuda_l1_report.py "${args[@]}" > "$OUT/cuda-l1-h100.md"
+    log "report: $(sed -n '/^## Summary/,/^## Per entry/p' "$OUT/cuda-l1-h100.md" | grep '^-' | tr '\n' ' ')"
+    ;;
+  *) echo "unknown stage $stage"; exit 2 ;;
+  esac
+done
+# What comes back (the device tool returns plain files under $OUT).
+for f in cold.jsonl warm.jsonl cold.log warm.log cold-wall.txt warm-wall.txt; do
+  [[ -f $state/$f ]] && gzip -c "$state/$f" > "$OUT/$f.gz"
+done
+log "done in $SECONDS s; $(ls "$OUT" | tr '\n' ' ')"
