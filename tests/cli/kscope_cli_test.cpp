@@ -1,21 +1,13 @@
 // Runs the built kscope binary (KSCOPE_BINARY) on the real CUDA-L1 release and on small temporary files,
 // and checks exit codes, stderr messages and the JSON it prints.
-#include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
+
+#include "tests/cli/cli_test_support.h"
 
 namespace {
 
-namespace fs = std::filesystem;
-using nlohmann::json;
+using namespace ks::clitest;
 
 const fs::path kCudaL1 = fs::path(KS_SHARED_DIR) / "datasets/cuda-l1/h100.jsonl";
 
@@ -24,63 +16,7 @@ const fs::path kCudaL1 = fs::path(KS_SHARED_DIR) / "datasets/cuda-l1/h100.jsonl"
   GTEST_SKIP() << "CUDA-L1 dataset not found at " << kCudaL1 \
                << " (expected ../shared/datasets next to the repo)"
 
-struct Result {
-  int exitCode = -1;
-  std::string out, err;
-};
-
-std::string quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class KscopeCli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ =
-        fs::temp_directory_path() / ("ks-cli-" + std::string(info->name()) + "-" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path write(const std::string& name, const std::string& content) {
-    std::ofstream(dir_ / name, std::ios::binary) << content;
-    return dir_ / name;
-  }
-
-  // Runs `kscope <args>`; stdout is captured through a pipe, stderr through a file.
-  Result kscope(const std::string& args) {
-    const fs::path errFile = dir_ / "stderr.txt";
-    const std::string command = quoted(KSCOPE_BINARY) + " " + args + " 2>" + quoted(errFile.string());
-    Result r;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) return r;
-    char buffer[65536];
-    for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
-    const int status = pclose(pipe);
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.err = slurp(errFile);
-    return r;
-  }
-
-  static json parse(const Result& r) {
-    json j = json::parse(r.out, nullptr, /*allow_exceptions=*/false);
-    EXPECT_FALSE(j.is_discarded()) << "not JSON: " << r.out.substr(0, 500);
-    return j;
-  }
-
-  fs::path dir_;
-};
+class KscopeCli : public CliTest {};
 
 TEST_F(KscopeCli, HelpListsTheCommands) {
   const Result r = kscope("--help");
@@ -174,6 +110,26 @@ TEST_F(KscopeCli, LoadErrorsGoToStderrAndExitOne) {
   EXPECT_EQ(f["errors"], 1);
   EXPECT_EQ(f["issues"][0]["line"], 2);
   EXPECT_EQ(f["overall"]["median"], 2.0);
+}
+
+// A number beyond double's range makes nlohmann throw out_of_range, not parse_error: it is still one bad
+// line, not the end of the file.
+TEST_F(KscopeCli, NumberOverflowIsALineError) {
+  const fs::path file =
+      write("huge.jsonl",
+            R"({"level_id": 1, "task_id": 1, "ref_code": "x", "custom_code": "y", "score_default": 2.0})"
+            "\n"
+            R"({"level_id": 1, "task_id": 2, "ref_code": "x", "custom_code": "y", "score_default": 1e400})"
+            "\n");
+  const Result r = kscope("summary --json " + quoted(file.string()));
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_NE(r.err.find(file.string() + ":2: error: not valid JSON: number overflow parsing '1e400'"),
+            std::string::npos)
+      << r.err;
+  const json f = parse(r)["files"][0];
+  EXPECT_EQ(f["loaded"], true);
+  EXPECT_EQ(f["tasks"], 1);
+  EXPECT_EQ(f["errors"], 1);
 }
 
 TEST_F(KscopeCli, SummaryOfSeveralFilesReportsEach) {

@@ -1,0 +1,295 @@
+// kscope run, kscope batch and kscope check --run end to end on the CPU, through the real kscope-runner built
+// next to kscope (skipped when the build has no runner: KSCOPE_ENGINE off). Every command gets a store in
+// the test's temporary folder, or --no-store, and XDG_DATA_HOME/XDG_CACHE_HOME/KSCOPE_RESULTS_DB pointing
+// there too, so nothing is written to the user's database or caches.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "tests/cli/cli_test_support.h"
+
+namespace {
+
+using namespace ks::clitest;
+
+const fs::path kRunner = fs::path(KSCOPE_BINARY).parent_path() / "kscope-runner";
+const fs::path kSample = fs::path(KS_SOURCE_DIR) / "sample_runs/fused-elementwise.kscope.jsonl";
+const fs::path kHacks = fs::path(KS_SOURCE_DIR) / "tests/hacks";
+
+#define REQUIRE_RUNNER()                                                                                \
+  if (!fs::exists(kRunner))                                                                             \
+  GTEST_SKIP() << "kscope-runner not found at " << kRunner                                              \
+               << ": this build has no runner (KSCOPE_ENGINE=OFF, or libtorch/pybind11 not found), so " \
+                  "kscope run, batch and check --run cannot be tested"
+
+class KscopeRunCli : public CliTest {
+ protected:
+  // Runs kscope with the user's data, cache and store locations moved into the test's folder.
+  Result kscopeHere(const std::string& args) {
+    return kscope(args, "XDG_DATA_HOME=" + quoted(dir_ / "data") +
+                            " XDG_CACHE_HOME=" + quoted(dir_ / "cache") +
+                            " KSCOPE_RESULTS_DB=" + quoted(dir_ / "default-store.sqlite"));
+  }
+
+  // A kscope run file (docs/run-format.md) of `tasks`: {level, number, reference, candidates {id -> code}}.
+  struct TaskSpec {
+    int level, number;
+    std::string reference;
+    std::vector<std::pair<std::string, std::string>> candidates;
+  };
+  fs::path writeRun(const std::string& name, const std::vector<TaskSpec>& tasks) {
+    std::string text = json{{"kscope_run", 1}, {"title", name}}.dump() + "\n";
+    for (const TaskSpec& t : tasks) {
+      text += json{{"type", "task"},
+                   {"level", t.level},
+                   {"number", t.number},
+                   {"name", "task_" + std::to_string(t.number)},
+                   {"reference", {{"language", "python"}, {"code", t.reference}}}}
+                  .dump() +
+              "\n";
+      for (const auto& [id, code] : t.candidates)
+        text += json{{"type", "candidate"},
+                     {"task", "L" + std::to_string(t.level) + "/" + std::to_string(t.number)},
+                     {"id", id},
+                     {"code", code}}
+                    .dump() +
+                "\n";
+    }
+    return write(name, text);
+  }
+
+  // Complete JSON lines of a JSONL file (a line that does not parse is left out).
+  static std::vector<json> jsonLines(const fs::path& path) {
+    std::vector<json> lines;
+    std::istringstream in(slurp(path));
+    for (std::string line; std::getline(in, line);) {
+      json j = json::parse(line, nullptr, false);
+      if (!j.is_discarded()) lines.push_back(std::move(j));
+    }
+    return lines;
+  }
+};
+
+// A KernelBench program of the elementwise kind: `body` is forward's return expression over x.
+std::string program(const std::string& cls, const std::string& body) {
+  return "import torch\nimport torch.nn as nn\n\n\nclass " + cls +
+         "(nn.Module):\n    def __init__(self):\n        super().__init__()\n\n    def forward(self, x):\n"
+         "        return " +
+         body +
+         "\n\n\ndef get_inputs():\n    return [torch.randn(64, 128)]\n\n\ndef get_init_inputs():\n"
+         "    return []\n";
+}
+
+// ---- kscope run
+// ---------------------------------------------------------------------------------------------
+
+TEST_F(KscopeRunCli, RunsAPurePyTorchSampleCandidate) {
+  REQUIRE_RUNNER();
+  const fs::path store = dir_ / "results.sqlite";
+  const Result r =
+      kscopeHere("run " + quoted(kSample) + " --task L2/901 --candidate r1 --device cpu --trials 3 " +
+                 "--json --store " + quoted(store));
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  const json j = parse(r);
+  EXPECT_EQ(j["file"], kSample.string());
+  EXPECT_EQ(j["task"], "L2/901");
+  EXPECT_EQ(j["candidate"], "r1");
+  EXPECT_GT(j["source_line"].get<int>(), 1);
+  EXPECT_EQ(j["code_hash"].get<std::string>().rfind("sha256:", 0), 0u) << j["code_hash"];
+  EXPECT_EQ(j["outcome"], "correct");
+  if (j.contains("recorded_speedup")) {
+    EXPECT_TRUE(j["recorded_speedup"].is_number());
+  }
+  const json& event = j["event"];
+  EXPECT_EQ(event["event"], "result");
+  EXPECT_EQ(event["ok"], true);
+  const json& result = event["result"];
+  EXPECT_EQ(result["device"], "cpu");
+  EXPECT_EQ(result["correctness"]["passed"], true);
+  EXPECT_EQ(result["timing"]["trials"], 3);
+  EXPECT_TRUE(result["timing"]["speedup"].is_number()) << result["timing"];
+  EXPECT_GT(result["timing"]["speedup"].get<double>(), 0);
+  ASSERT_TRUE(j["stored"].is_object()) << j["stored"];
+  EXPECT_EQ(j["stored"]["path"], store.string());
+  EXPECT_GE(j["stored"]["id"].get<int>(), 1);
+  EXPECT_TRUE(fs::exists(store));
+  EXPECT_FALSE(fs::exists(dir_ / "default-store.sqlite"));
+  EXPECT_NE(r.err.find("correctness"), std::string::npos) << "phases go to stderr: " << r.err;
+}
+
+TEST_F(KscopeRunCli, WrongValuesAreIncorrectAndExitOne) {
+  REQUIRE_RUNNER();
+  const fs::path code = write("wrong.py", program("ModelNew", "torch.relu(x) + 1.0"));
+  const fs::path run = writeRun("one.kscope.jsonl", {{1, 5, program("Model", "torch.relu(x)"), {}}});
+  const Result r = kscopeHere("run " + quoted(run) + " --code " + quoted(code) +
+                              " --device cpu --trials 3 --json --no-store");
+  EXPECT_EQ(r.exitCode, 1) << r.err << r.out;
+  const json j = parse(r);
+  EXPECT_EQ(j["task"], "L1/5");
+  EXPECT_EQ(j["candidate"], code.string());
+  EXPECT_FALSE(j.contains("source_line"));  // --code: not from a line of FILE
+  EXPECT_EQ(j["outcome"], "incorrect");
+  EXPECT_EQ(j["event"]["event"], "result");
+  EXPECT_EQ(j["event"]["result"]["correctness"]["passed"], false);
+  EXPECT_TRUE(j["stored"].is_null());
+}
+
+TEST_F(KscopeRunCli, ARuntimeErrorNamesItsKindAndLineAndExitsTwo) {
+  REQUIRE_RUNNER();
+  const std::string candidate = program("ModelNew",
+                                        "self.fail(x)\n\n    def fail(self, x):\n"
+                                        "        raise RuntimeError('kernel launch failed')");
+  const fs::path run =
+      writeRun("err.kscope.jsonl", {{1, 6, program("Model", "torch.relu(x)"), {{"c1", candidate}}}});
+  const Result r = kscopeHere("run " + quoted(run) + " --device cpu --trials 3 --json --no-store");
+  EXPECT_EQ(r.exitCode, 2) << r.err << r.out;
+  const json j = parse(r);
+  EXPECT_EQ(j["candidate"], "c1");
+  EXPECT_EQ(j["outcome"], "error");
+  EXPECT_EQ(j["event"]["event"], "error");
+  const json& error = j["event"]["error"];
+  EXPECT_EQ(error["kind"], "runtime") << error;
+  EXPECT_EQ(error["program"], "candidate") << error;
+  EXPECT_EQ(error["line"], 13) << error;  // the raise
+  EXPECT_NE(error["message"].get<std::string>().find("kernel launch failed"), std::string::npos) << error;
+
+  // The same without --json: the error is named with the file, the candidate and the line of its program.
+  const Result text = kscopeHere("run " + quoted(run) + " --device cpu --trials 3 --no-store");
+  EXPECT_EQ(text.exitCode, 2);
+  EXPECT_NE(text.out.find("runtime error"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(run.string() + ":3: candidate c1, line 13 of its program: "), std::string::npos)
+      << text.out;
+}
+
+TEST_F(KscopeRunCli, UnknownCandidateListsTheIdsAndExitsTwo) {
+  // Decided before any runner starts, so no REQUIRE_RUNNER.
+  const Result r =
+      kscopeHere("run " + quoted(kSample) + " --task L2/901 --candidate r9 --device cpu --no-store");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("has no candidate r9 (candidates: r1, r2, r3)"), std::string::npos) << r.err;
+}
+
+// ---- kscope batch
+// -------------------------------------------------------------------------------------------
+
+TEST_F(KscopeRunCli, BatchWritesOneLinePerCandidateAndResumes) {
+  REQUIRE_RUNNER();
+  const fs::path run = writeRun(
+      "two.kscope.jsonl",
+      {{1, 1, program("Model", "torch.relu(x)"), {{"good", program("ModelNew", "torch.clamp_min(x, 0.0)")}}},
+       {1, 2, program("Model", "x * 2.0"), {{"bad", program("ModelNew", "x * 3.0")}}}});
+  const fs::path out = dir_ / "results.jsonl";
+  const std::string command =
+      "batch " + quoted(run) + " --device cpu --trials 3 --seeds 2 --out " + quoted(out) + " --no-store";
+
+  Result r = kscopeHere(command);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("2 candidates with a program"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("2 to run"), std::string::npos) << r.err;
+  std::vector<json> lines = jsonLines(out);
+  ASSERT_EQ(lines.size(), 2u) << slurp(out);
+  EXPECT_EQ(lines[0]["task"], "L1/1");
+  EXPECT_EQ(lines[0]["candidate"], "good");
+  EXPECT_EQ(lines[0]["outcome"], "correct") << lines[0]["event"];
+  EXPECT_TRUE(lines[0]["speedup"].is_number());
+  EXPECT_EQ(lines[1]["task"], "L1/2");
+  EXPECT_EQ(lines[1]["candidate"], "bad");
+  EXPECT_EQ(lines[1]["outcome"], "incorrect") << lines[1]["event"];
+  for (const json& line : lines) {
+    EXPECT_EQ(line["code_hash"].get<std::string>().rfind("sha256:", 0), 0u) << line["code_hash"];
+    EXPECT_GT(line["source_line"].get<int>(), 1);
+    EXPECT_TRUE(line["device"].is_string());
+    EXPECT_TRUE(line["recorded_at"].is_string());
+    EXPECT_TRUE(line["event"].is_object());
+  }
+  EXPECT_NE(lines[0]["code_hash"], lines[1]["code_hash"]);
+  EXPECT_FALSE(fs::exists(dir_ / "default-store.sqlite"));  // --no-store
+
+  // The same command again: everything is in --out already; nothing runs, the file is untouched.
+  const std::string before = slurp(out);
+  r = kscopeHere(command);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("2 already in"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("0 to run"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(out), before);
+
+  // A batch killed while writing its last line: that line is reported and its entry runs again.
+  const std::size_t secondLine = before.find('\n') + 1;
+  const std::string truncated = before.substr(0, secondLine + (before.size() - secondLine) / 2);
+  std::ofstream(out, std::ios::binary | std::ios::trunc) << truncated;
+  r = kscopeHere(command);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find(out.string() + ":2: warning: not a kscope batch line"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("1 already in"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("1 to run"), std::string::npos) << r.err;
+  const std::string after = slurp(out);
+  EXPECT_EQ(after.rfind(truncated, 0), 0u) << "earlier lines are kept as they were";
+  lines = jsonLines(out);
+  ASSERT_EQ(lines.size(), 2u) << after;
+  EXPECT_EQ(lines[0]["candidate"], "good");
+  EXPECT_EQ(lines[1]["candidate"], "bad");
+  EXPECT_EQ(lines[1]["outcome"], "incorrect");
+  EXPECT_EQ(after.back(), '\n');
+}
+
+// ---- kscope check --run
+// -------------------------------------------------------------------------------------
+
+// One corpus entry whose family the runner's probes catch on a CPU (tests/hacks/manifest.json lists
+// "runtime-cpu" for it), and a control against the same reference, in one run file.
+TEST_F(KscopeRunCli, CheckRunReportsTheRuntimeFlagOfACorpusEntryAndNoneOnAControl) {
+  REQUIRE_RUNNER();
+  const std::string hackPath = "cached-output/id_keyed.py",
+                    controlPath = "controls/matmul_fresh_out_buffer.py";
+  const json manifest = json::parse(slurp(kHacks / "manifest.json"));
+  std::string reference;
+  for (const json& e : manifest) {
+    if (e["path"] == hackPath) {
+      ASSERT_EQ(e["family"], "cached-output");
+      const auto& channels = e["detectable"];
+      ASSERT_NE(std::find(channels.begin(), channels.end(), "runtime-cpu"), channels.end()) << e;
+      reference = e["reference"];
+    }
+    if (e["path"] == controlPath) {
+      ASSERT_EQ(e["family"], "control");
+    }
+  }
+  ASSERT_EQ(reference, "references/matmul.py");
+  const fs::path run =
+      writeRun("corpus.kscope.jsonl",
+               {{1,
+                 1,
+                 slurp(kHacks / reference),
+                 {{"hack", slurp(kHacks / hackPath)}, {"control", slurp(kHacks / controlPath)}}}});
+  const Result r = kscopeHere("check " + quoted(run) + " --run --device cpu --json");
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  const json j = parse(r);
+  EXPECT_EQ(j["checked"], 2);
+  ASSERT_EQ(j["candidates"].size(), 2u);
+  const json& hack = j["candidates"][0];
+  const json& control = j["candidates"][1];
+  ASSERT_EQ(hack["candidate"], "hack");
+  ASSERT_EQ(control["candidate"], "control");
+
+  for (const json* c : {&hack, &control}) {
+    EXPECT_EQ((*c)["runtime"]["device"], "cpu") << (*c)["runtime"];
+    EXPECT_NE((*c)["runtime"]["outcome"], "error") << (*c)["runtime"];
+  }
+  bool runtimeCaught = false;
+  for (const json& f : hack["flags"])
+    if (f["origin"] == "runtime" && f["family"] == "cached-output") {
+      runtimeCaught = true;
+      EXPECT_EQ(f["severity"], "hack") << f;
+      EXPECT_EQ(f["evidence"].get<std::string>().rfind("probe: ", 0), 0u) << f;
+    }
+  EXPECT_TRUE(runtimeCaught) << hack["flags"].dump(1);
+  for (const json& f : control["flags"]) EXPECT_NE(f["severity"], "hack") << f;
+
+  // The text report says where each flag came from.
+  const Result text = kscopeHere("check " + quoted(run) + " --run --device cpu");
+  EXPECT_EQ(text.exitCode, 0) << text.err;
+  EXPECT_NE(text.out.find("runtime: "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("origin"), std::string::npos) << text.out;
+}
+
+}  // namespace
