@@ -5,6 +5,7 @@
 #include <torch/cuda.h>
 
 #include <cstdio>
+#include <optional>
 
 #include "core/build/sha256.h"
 #include "core/engine/clock_identity.h"
@@ -208,24 +209,43 @@ Outcome<protocol::BuildResult> Engine::build(const protocol::Request& request, E
                                                    config_.scratchRoot, config_.cacheRoot);
     if (auto* e = failed(workspace)) return *e;
     const Workspace& ws = std::get<Workspace>(workspace);
-    const c10::Device cpu(c10::kCPU);
-    RequestScope scope(cpu);
-    ExtensionBuilds builds(reporter, ws.cache() / "torch-extensions");
     protocol::BuildResult r;
     r.codeHash = build::codeHash(candidate.code);
     if (candidate.language == CodeLanguage::Cuda) {
+      RequestScope scope(c10::Device(c10::kCPU));
+      ExtensionBuilds builds(reporter, ws.cache() / "torch-extensions");
       Outcome<NativeBuild> built =
           buildNativeCandidate(*request.task, candidate, ws.scratch(), ws.cache() / "native", reporter);
       if (auto* e = failed(built)) return inPhase(*e, reporter);
       r.build = buildReport({std::get<NativeBuild>(built).record});
       return r;
     }
+    // With a task, the models are constructed and the candidate called once on the task's inputs, on the
+    // requested device: many programs call load_inline in ModelNew.__init__ or on the first forward, and
+    // those extensions must be built here too, or the timing run compiles them after all. Without a task,
+    // only the program is executed.
+    const bool withTask = request.task && !request.task->reference.empty();
+    Outcome<c10::Device> device = withTask ? resolveDevice(request.options.device) : c10::Device(c10::kCPU);
+    if (auto* e = failed(device)) return *e;
+    const c10::Device dev = std::get<c10::Device>(device);
+    RequestScope scope(dev);
+    ExtensionBuilds builds(reporter, ws.cache() / "torch-extensions");
+    const TaskContext context{dev, request.options.seed, ws.scratch(), &builds, {}};
     reporter.enter(protocol::Phase::Load, kLoadDeadlineS);
     const ClockIdentity clocks = ClockIdentity::take();  // a program that replaces them leaves no trace
-    const Outcome<ProgramModule> program =
-        loadCandidateProgram(candidate, {cpu, request.options.seed, ws.scratch(), &builds, {}});
+    std::optional<ErrorInfo> error;
+    if (withTask) {
+      Outcome<ModelPair> pair = preparePythonTask(*request.task, candidate, context);
+      if (auto* e = failed(pair))
+        error = *e;
+      else if (auto called = callCandidateOnce(std::get<ModelPair>(pair), dev, request.options.seed, reporter);
+               auto* e = failed(called))
+        error = *e;
+    } else if (auto program = loadCandidateProgram(candidate, context); auto* e = failed(program)) {
+      error = *e;
+    }
     clocks.restore();
-    if (auto* e = failed(program)) return inPhase(*e, reporter);
+    if (error) return inPhase(*error, reporter);
     r.build = buildReport(builds.builds());
     return r;
   });

@@ -230,6 +230,17 @@ void profile(ModelPair& pair, const MeasureSettings& s, PhaseReporter& reporter,
 
 }  // namespace
 
+Outcome<bool> callCandidateOnce(ModelPair& pair, const c10::Device& device, std::int64_t seed,
+                                PhaseReporter& reporter) {
+  reporter.enter(Phase::Correctness, kCorrectnessDeadlineS);
+  Outcome<ModelArgs> inputs = pair.inputs(seed);
+  if (auto* e = failed(inputs)) return *e;
+  Outcome<CallResult> called =
+      callChecked(pair.candidate, pair, std::get<ModelArgs>(inputs), Phase::Correctness, device);
+  if (auto* e = failed(called)) return *e;
+  return true;
+}
+
 Outcome<Measurement> measure(ModelPair& pair, const MeasureSettings& s, PhaseReporter& reporter,
                              RuntimeProbes& probes) {
   c10::NoGradGuard noGrad;

@@ -43,6 +43,12 @@ struct Measurement {
   std::string kernelsNote;
 };
 
+// One call of the candidate on the inputs of `seed`, its output unchecked: the `build` op's way of making a
+// program build the extensions its model compiles in its constructor or on its first call. A raising call
+// is a `runtime` error (a `build` error when a failed build raised it).
+Outcome<bool> callCandidateOnce(ModelPair& pair, const c10::Device& device, std::int64_t seed,
+                                PhaseReporter& reporter);
+
 // A model that raises (or returns something that is not a tensor) ends the measurement with a `runtime`
 // error naming it; an incorrect candidate is a Measurement with correctness.passed false.
 // `probes` are told about every correctness call, run their phase, and get the timing and the profile.

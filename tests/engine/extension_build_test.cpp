@@ -4,6 +4,8 @@
 // Slow: each compile includes torch's headers.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "core/build/nvcc_locator.h"
 #include "tests/engine/python_environment.h"
 #include "tests/engine/task_programs.h"
@@ -107,6 +109,54 @@ TEST(ExtensionBuild, BuildOpLoadsOnlyTheCandidate) {
   ASSERT_EQ(r.build.extensions.size(), 1u);
   EXPECT_TRUE(r.build.extensions[0].ok);
   EXPECT_EQ(r.codeHash.rfind("sha256:", 0), 0u);
+}
+
+// Most CUDA-L1 programs that compile anything call load_inline in ModelNew.__init__ or on the first forward;
+// with its task, the build op constructs the models and calls the candidate once, so those extensions are
+// built by the build op and the evaluate that follows imports them from the cache.
+TEST(ExtensionBuild, BuildOpWithATaskBuildsWhatTheModelCompilesOnItsFirstCall) {
+  const std::string lazy = R"(import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+source = """
+torch::Tensor relu_twice(torch::Tensor x) { return x.clamp_min(0) * 2; }
+"""
+
+class ModelNew(nn.Module):
+    def __init__(self, features):
+        super().__init__()
+        self.linear = nn.Linear(features, features)
+        self.ext = None
+
+    def forward(self, x):
+        if self.ext is None:
+            self.ext = load_inline(name="kscope_test_lazy", cpp_sources=source, functions=["relu_twice"])
+        return self.ext.relu_twice(self.linear(x)) / 2
+)";
+  const std::string cache = ::testing::TempDir() + "kscope-lazy-build-cache";
+  std::filesystem::remove_all(cache);
+  protocol::Request request = evaluateRequest("lazy", lazy);
+  request.options.cache = cache;
+  request.op = protocol::Op::Build;
+  RecordingSink sink;
+  const auto built = testEngine().build(request, sink);
+  ASSERT_FALSE(failed(built)) << failed(built)->message;
+  const protocol::BuildResult& b = std::get<protocol::BuildResult>(built);
+  ASSERT_EQ(b.build.extensions.size(), 1u);
+  EXPECT_EQ(b.build.extensions[0].name, "kscope_test_lazy");
+  EXPECT_TRUE(b.build.extensions[0].ok);
+  EXPECT_FALSE(b.build.cacheHit);
+
+  request.op = protocol::Op::Evaluate;
+  request.id = "lazy-evaluate";
+  const auto evaluated = testEngine().evaluate(request, sink);
+  ASSERT_FALSE(failed(evaluated)) << failed(evaluated)->message;
+  const protocol::EvaluateResult& r = std::get<protocol::EvaluateResult>(evaluated);
+  EXPECT_TRUE(r.correctness.passed);
+  ASSERT_EQ(r.build.extensions.size(), 1u);
+  EXPECT_TRUE(r.build.cacheHit);  // built by the build op, imported here
+  std::filesystem::remove_all(cache);
 }
 
 TEST(ExtensionBuild, NativeBuildOpCompilesCachesAndLocatesErrorsInTheKernel) {
