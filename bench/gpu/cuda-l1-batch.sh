@@ -10,10 +10,11 @@
 #   warm    the same batch again into a second file, every extension from the cache (the repeat run)
 #   retime  a warm re-time of one level-1 task: a runner already up (the GUI's case: F9) and a whole
 #           `kscope run` (a new runner), click/call to number
+#   fresh   empties the build cache and earlier results first (a cold batch on a machine still warm)
 #   report  bench/cuda_l1_report.py over cold (and warm) into $OUT/cuda-l1-h100.md
 #
 #   here, once:      bash bench/gpu/engine-check.sh prepare && cp ../shared/datasets/cuda-l1/h100.jsonl .deps/datasets/
-#   device `run`:    bash bench/gpu/cuda-l1-batch.sh build tests cold       (carry: [".deps"], timeout_s: 600)
+#   device `run`:    bash bench/gpu/cuda-l1-batch.sh build tests fresh cold  (carry: [".deps"], timeout_s: 600)
 #   and then:        bash bench/gpu/cuda-l1-batch.sh cold warm retime report
 #
 # The stages share GPU_TOTAL_S (default 580 s: a device command may run 600 s); each gets what is left.
@@ -71,6 +72,10 @@ for stage in "${stages[@]}"; do
       > "$OUT/tests.log" 2>&1
     log "ctest -L gpu: exit $?"
     grep -E "tests passed|tests failed|\*\*\*Failed|Not Run" "$OUT/tests.log" | tee -a "$OUT/session.log"
+    ;;
+  fresh)  # a cold batch from nothing: no build cache, no earlier results
+    rm -rf "$state" && mkdir -p "$state"
+    log "fresh: $state emptied"
     ;;
   cold)
     batch "$state/cold.jsonl" "$state/cold-wall.txt"
