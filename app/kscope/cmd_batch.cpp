@@ -152,9 +152,17 @@ int runBatch(const BatchOptions& o) {
           failed += !build;
           std::cerr << "[build " << done << "/" << total << "] " << todo[i].task->key() << " "
                     << todo[i].candidate->id << ": ";
-          if (build)
+          if (build) {
             std::cerr << (hit ? "cached" : "built");
-          else
+            std::size_t extensions = 0, rejected = 0;
+            for (const Json& x : build->value("extensions", Json::array())) {
+              ++extensions;
+              rejected += !x.value("ok", true);
+            }
+            if (rejected)
+              std::cerr << " (" << rejected << " of " << extensions
+                        << " extensions do not compile; the program caught it)";
+          } else
             std::cerr << "error (" << p.event["error"].value("kind", "?") << ")"
                       << (p.final() ? ", not timed" : ", timed anyway");
           std::cerr << ", " << int(p.seconds + 0.5) << " s\n";

@@ -85,7 +85,7 @@ protocol::BuildReport buildReport(const std::vector<protocol::ExtensionBuild>& e
   r.extensions = extensions;
   for (const auto& x : extensions) {
     r.seconds += x.seconds;
-    r.cacheHit = r.cacheHit && x.ok && x.cacheHit;
+    r.cacheHit = r.cacheHit && x.cacheHit;  // a compiler failure replayed from the cache is a hit too
     for (const auto& f : x.flags)
       if (std::find(r.flags.begin(), r.flags.end(), f) == r.flags.end()) r.flags.push_back(f);
   }

@@ -32,6 +32,12 @@ constexpr Signature kLoad{false, 2, 3, 4, 6, 2};
 // Written into a build directory of ours once torch built and imported its module: the library there is
 // complete and matches the directory's key.
 constexpr char kBuiltMarker[] = "kscope-built";
+// Written into a build directory of ours when the compiler rejected the sources (the output names at least
+// one error): holds torch's error text. The same key fails the same way, so a later call raises that error
+// again without compiling. Many programs call load_inline in a try/except, or once per module instance,
+// with sources that cannot compile (a `functions` list naming what `cpp_sources` never declares); without
+// this, every evaluation, and every instance, paid for the failing compile again.
+constexpr char kFailedMarker[] = "kscope-failed";
 
 struct Recorder {
   bool installed = false;
@@ -238,8 +244,25 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
       return module;
     }
   }
+  const fs::path failedMarker = fs::path(build.directory) / kFailedMarker;
   std::error_code ec;
-  if (ours) fs::remove(marker, ec);
+  if (ours && fs::exists(failedMarker, ec)) {
+    const std::string output = readFile(failedMarker);
+    build.seconds = seconds();
+    build.cacheHit = true;
+    build.diagnostics = diagnosticsOf(output, build.directory, cppSources, cudaSources, r.program);
+    const std::string summary = build::summarizeErrors(build::parseDiagnostics(output));
+    build.error = summary.empty() ? firstLines(output, 20) : summary;
+    r.builds.push_back(std::move(build));
+    py::object error = py::module_::import("builtins").attr("RuntimeError")(output);
+    r.failures.push_back(error);
+    PyErr_SetObject(PyExc_RuntimeError, error.ptr());
+    throw py::error_already_set();
+  }
+  if (ours) {
+    fs::remove(marker, ec);
+    fs::remove(failedMarker, ec);
+  }
   forgetEarlierLoads(build.name);
   r.reporter->interrupt(protocol::Phase::Build, kBuildDeadlineS);
   const auto fileStart = fs::file_time_type::clock::now();
@@ -259,6 +282,10 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     std::vector<build::Diagnostic> parsed = build::parseDiagnostics(output);
     const std::string summary = build::summarizeErrors(parsed);
     build.error = summary.empty() ? firstLines(output, 20) : summary;
+    const bool compilerRejected =
+        std::any_of(parsed.begin(), parsed.end(),
+                    [](const build::Diagnostic& d) { return d.severity == build::Severity::Error; });
+    if (ours && compilerRejected) std::ofstream(failedMarker, std::ios::binary) << output;
     r.builds.push_back(std::move(build));
     r.failures.push_back(e.value());
     r.reporter->resume();

@@ -4,7 +4,8 @@
 //   - builds in <cache>/<name>-<hash of its arguments, torch and CUDA versions, toolkit, GPU architecture>,
 //     unless the program names a build_directory, so two programs' same-named extensions never overwrite
 //     each other; a directory whose build completed before is imported without calling torch (torch 1.x
-//     rewrites the sources and so recompiles every time), so an unchanged extension is never rebuilt;
+//     rewrites the sources and so recompiles every time), so an unchanged extension is never rebuilt; a
+//     directory whose sources the compiler rejected raises that same error again without compiling;
 //   - builds as in a fresh process (torch's in-process memory of the name is dropped first: it would skip
 //     the build of sources it saw before, even after that build failed);
 //   - reports phase `build` (its own deadline) and hands the interrupted phase back afterwards;

@@ -93,6 +93,45 @@ TEST(ExtensionBuild, SwallowedFailuresStayOnRecordAndUnchangedBuildsComeFromTheC
   EXPECT_TRUE(again.build.extensions[0].cacheHit);
   EXPECT_TRUE(again.build.cacheHit);
   EXPECT_EQ(again.build.extensions[0].directory, good.directory);
+
+  // The same failing sources again: the compiler's verdict comes from the cache (the program still sees the
+  // exception and falls back), with the same diagnostics on the same line and no compile.
+  const auto third = testEngine().evaluate(evaluateRequest("fallback3", code), sink);
+  ASSERT_FALSE(failed(third)) << failed(third)->message;
+  const protocol::EvaluateResult& cached = std::get<protocol::EvaluateResult>(third);
+  EXPECT_TRUE(cached.correctness.passed);
+  ASSERT_EQ(cached.build.extensions.size(), 2u);
+  const protocol::ExtensionBuild& brokenAgain = cached.build.extensions[0];
+  EXPECT_FALSE(brokenAgain.ok);
+  EXPECT_TRUE(brokenAgain.cacheHit);
+  EXPECT_LT(brokenAgain.seconds, 1.0);
+  EXPECT_EQ(brokenAgain.directory, broken.directory);
+  EXPECT_EQ(brokenAgain.error, broken.error);
+  ASSERT_FALSE(brokenAgain.diagnostics.empty());
+  EXPECT_EQ(brokenAgain.diagnostics[0].pythonLine, kBrokenLine);
+  EXPECT_TRUE(cached.build.extensions[1].cacheHit);
+}
+
+TEST(ExtensionBuild, AFailedBuildFromTheCacheIsTheSameBuildError) {
+  const std::string code = kBrokenExtension +
+                           "\next = load_inline(name='kscope_test_broken_twice', cpp_sources=cpp_source, "
+                           "functions=['twice'])\n\n" +
+                           candidateWith("return torch.relu(self.linear(x))");
+  RecordingSink sink;
+  std::vector<protocol::ErrorInfo> errors;
+  for (const char* id : {"broken-first", "broken-again"}) {
+    const auto o = testEngine().evaluate(evaluateRequest(id, code), sink);
+    ASSERT_TRUE(failed(o));
+    errors.push_back(*failed(o));
+  }
+  for (const protocol::ErrorInfo& e : errors) {
+    EXPECT_EQ(e.kind, protocol::ErrorKind::Build);
+    EXPECT_EQ(e.line, kBrokenLine);
+    EXPECT_NE(e.message.find("building extension 'kscope_test_broken_twice' failed"), std::string::npos)
+        << e.message;
+  }
+  EXPECT_EQ(errors[0].message, errors[1].message);
+  EXPECT_EQ(errors[0].diagnostics.size(), errors[1].diagnostics.size());
 }
 
 TEST(ExtensionBuild, BuildOpLoadsOnlyTheCandidate) {
