@@ -21,8 +21,12 @@ bool compilesCode(const Candidate& candidate) {
 }
 
 bool PrebuildOutcome::final() const {
-  return attempted && event.value("event", "") == "error" && event.contains("error") &&
-         event["error"].value("kind", "") == "build";
+  if (!attempted || event.value("event", "") != "error" || !event.contains("error")) return false;
+  const std::string kind = event["error"].value("kind", ""), phase = event["error"].value("phase", "");
+  // A compiler's verdict is final; so is a candidate's first call that outlived its deadline (a hung
+  // kernel would hang the timing run too, for the whole correctness deadline). A build that ran out of
+  // time, a crash or an error of the program is left to the timing run, which reports it in full.
+  return kind == "build" || (kind == "timeout" && phase != "build");
 }
 
 std::vector<PrebuildOutcome> prebuildAll(

@@ -30,8 +30,9 @@ struct PrebuildOutcome {
   bool attempted = false;        // false: nothing to build for this entry
   nlohmann::ordered_json event;  // the `build` request's end event (result or error)
   double seconds = 0;            // wall time of the request, runner start-up included
-  // The build failed for a reason evaluating again would only repeat (a compiler error): the entry is
-  // reported with this event, untimed. Other errors (a crash, a deadline) leave the entry to the timing run.
+  // The build request failed for a reason evaluating again would only repeat (a compiler error, or the
+  // candidate's first call timing out): the entry is reported with this event, untimed. Other errors (a
+  // build past its deadline, a crash, a Python error) leave the entry to the timing run.
   bool final() const;
 };
 

@@ -232,7 +232,7 @@ void profile(ModelPair& pair, const MeasureSettings& s, PhaseReporter& reporter,
 
 Outcome<bool> callCandidateOnce(ModelPair& pair, const c10::Device& device, std::int64_t seed,
                                 PhaseReporter& reporter) {
-  reporter.enter(Phase::Correctness, kCorrectnessDeadlineS);
+  reporter.enter(Phase::Correctness, kFirstCallDeadlineS);
   Outcome<ModelArgs> inputs = pair.inputs(seed);
   if (auto* e = failed(inputs)) return *e;
   Outcome<CallResult> called =

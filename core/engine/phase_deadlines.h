@@ -7,6 +7,11 @@ inline constexpr double kLoadDeadlineS = 120;         // executing the programs,
 inline constexpr double kBuildDeadlineS = 600;        // one load_inline / native build (nvcc + torch headers)
 inline constexpr double kCorrectnessDeadlineS = 300;  // seeds x (reference + candidate) calls
 inline constexpr double kMinTimedDeadlineS = 60;      // floor for timing and profile
+// The build op's one candidate call (a model that builds its extensions on the first forward). Lazy builds
+// inside it announce their own `build` phase; what is left is one forward pass, which no KernelBench task
+// needs a minute for: a kernel that hangs the GPU (seen on the H100 in the CUDA-L1 release) is stopped here
+// instead of holding a build-stage runner for the full correctness deadline.
+inline constexpr double kFirstCallDeadlineS = 60;
 
 // `calls` calls of a model pair whose slowest correctness call took `pairSeconds`, with 3x headroom.
 inline double scaledDeadline(int calls, double pairSeconds) {
