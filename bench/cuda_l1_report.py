@@ -78,6 +78,14 @@ def build_cell(row):
     return f"{seconds:.0f} s{' (cache)' if hit else ''}"
 
 
+def extension_status(r):
+    """'compiled', 'fell back' (an extension failed to build and the program caught it), or '' (none)."""
+    exts = (r or {}).get("build", {}).get("extensions", [])
+    if not exts:
+        return ""
+    return "fell back" if any(not x["ok"] for x in exts) else "compiled"
+
+
 def hack_families(r):
     return sorted({f["family"] for f in r.get("runtime_flags", []) if f["severity"] == "hack"})
 
@@ -93,6 +101,7 @@ def main():
     ap.add_argument("--cold-wall", type=float)
     ap.add_argument("--warm-wall", type=float)
     ap.add_argument("--build-wall", type=float, help="wall seconds of the cold build stage")
+    ap.add_argument("--dataset", help="the CUDA-L1 JSONL the batch ran over: entries not in COLD are listed")
     a = ap.parse_args()
 
     cold = read(a.cold)
@@ -102,6 +111,8 @@ def main():
     reproduced, logs, failures, cvs_long, spreads, spreads_long = 0, [], collections.Counter(), [], [], []
     env = None
     lines = []
+    ext_counts = collections.Counter()
+    runtime_flagged = collections.Counter()
     for key in keys:
         row = cold[key]
         r = result(row)
@@ -129,6 +140,11 @@ def main():
             if long_task:
                 spreads_long.append(spread)
         flags = ", ".join(hack_families(r)) if r else ""
+        ext = extension_status(r)
+        if ext:
+            ext_counts[ext] += 1
+        for family in (hack_families(r) if r else []):
+            runtime_flagged[family] += 1
         note = ""
         if kind and kind != "incorrect":
             e = error(row) or {}
@@ -142,20 +158,38 @@ def main():
             f"| {key[0]} | {'yes' if kind is None else kind} | {fmt(recorded)} | {fmt(measured)} | "
             f"{fmt(t['host_speedup']) if t else '-'} | {fmt(repeat)} | "
             f"{fmt(t['reference']['median_ms'], 3) if t else '-'} | {fmt(t['candidate']['median_ms'], 3) if t else '-'} | "
-            f"{fmt(100 * cv, 1) if cv is not None else '-'} | {build_cell(row)} | {flags} | {note} |")
+            f"{fmt(100 * cv, 1) if cv is not None else '-'} | {ext or '-'} | {build_cell(row)} | {flags} | {note} |")
 
     timed = len(logs)
+    missing = []
+    if a.dataset:
+        with open(a.dataset) as f:
+            for line in f:
+                d = json.loads(line)
+                key = (f"L{d['level_id']}/{d['task_id']}", "cuda-l1")
+                if d.get("custom_code") and key not in cold:
+                    missing.append(key[0])
     print(f"# CUDA-L1 H100 release re-timed by `kscope batch`\n")
     if env:
         print(f"Device: {env.get('device_name')}, driver {env.get('driver')}, CUDA {env.get('cuda')}, "
               f"torch {env.get('torch')}, {env.get('runner')}.\n")
     print("## Summary\n")
-    print(f"- entries with code: {len(keys)}; correct and timed: {timed}; "
+    print(f"- entries re-run: {len(keys)}; correct and timed: {timed}; "
           f"reproduce within 20 % of the recorded speedup: {reproduced} of {len(keys)} "
           f"({100 * reproduced / max(1, len(keys)):.0f} %; {100 * reproduced / max(1, timed):.0f} % of the timed)")
     if logs:
         print(f"- median |ln(measured / recorded)|: {statistics.median(logs):.3f} "
               f"(a factor of {math.exp(statistics.median(logs)):.2f})")
+    if a.dataset:
+        print(f"- not reached by this batch: {len(missing)} of {len(keys) + len(missing)} entries with code"
+              + (f" ({', '.join(missing[:12])}{', ...' if len(missing) > 12 else ''})" if missing else ""))
+    if ext_counts:
+        print(f"- programs that build an extension: {sum(ext_counts.values())}; it compiled for "
+              f"{ext_counts['compiled']}, for {ext_counts['fell back']} it did not compile and the program "
+              f"caught the error and ran its PyTorch fallback")
+    if runtime_flagged:
+        print("- runtime hack flags (entries): " +
+              ", ".join(f"{k} {n}" for k, n in runtime_flagged.most_common()))
     print("- failures by kind: " + (", ".join(f"{k} {n}" for k, n in failures.most_common()) or "none"))
     if cvs_long:
         over = sum(1 for c in cvs_long if c > 0.03)
@@ -178,11 +212,12 @@ def main():
     print("\n## Per entry\n")
     print("measured = median CUDA-event time of the reference / of the candidate (L2 flushed before each call); "
           "host = the same by the host clock after a device-wide synchronize; repeat = the warm batch's measured; "
-          "ms = medians; CV = candidate trial CV; build = seconds the build stage spent on it; "
+          "ms = medians; CV = candidate trial CV; extension = whether the program's load_inline extension "
+          "compiled or the program fell back to PyTorch; build = seconds the build stage spent on it; "
           "runtime hack flags = families the runner's probes flagged with hack severity.\n")
-    print("| task | correct | recorded | measured | host | repeat | ref ms | cand ms | CV % | build | "
+    print("| task | correct | recorded | measured | host | repeat | ref ms | cand ms | CV % | extension | build | "
           "runtime hack flags | note |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(lines))
 
 
