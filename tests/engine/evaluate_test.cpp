@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "tests/engine/python_environment.h"
@@ -90,6 +91,28 @@ TEST(Evaluate, WrongCandidateFailsWithItsError) {
       << r.correctness.seeds[0].message;
   EXPECT_FALSE(r.timing);
   EXPECT_EQ(r.timingNote, "not timed: the candidate is incorrect");
+}
+
+// The candidate's own get_inputs: values drawn another way from the same distribution (as a program that
+// draws on the GPU gets, under the same seed) define the same problem; values from another distribution do
+// not. Seen on the H100: CUDA-L1's L1/5, L1/24 and L1/26 draw `torch.randn(..., device="cuda")`.
+TEST(Evaluate, ProgramInputsDrawnAlikeAreTheSameProblemOthersAreNot) {
+  auto flagsWith = [](const std::string& id, const std::string& inputs) {
+    std::string code = candidateWith("return torch.relu(self.linear(x))");
+    const std::string line = "return [torch.randn(8, 16)]";
+    code.replace(code.find(line), line.size(), inputs);
+    return result(evaluate(evaluateRequest(id, code))).runtimeFlags;
+  };
+  auto changedInputs = [](const std::vector<protocol::RuntimeFlag>& flags) {
+    return std::count_if(flags.begin(), flags.end(),
+                         [](const protocol::RuntimeFlag& f) { return f.family == "changed-inputs"; });
+  };
+  EXPECT_EQ(changedInputs(flagsWith("alike", "return [torch.randn(8, 16).flip(0)]")), 0);
+  const auto other = flagsWith("uniform", "return [torch.rand(8, 16)]");
+  ASSERT_EQ(changedInputs(other), 1);
+  const auto& flag = *std::find_if(other.begin(), other.end(),
+                                   [](const protocol::RuntimeFlag& f) { return f.family == "changed-inputs"; });
+  EXPECT_NE(flag.message.find("values drawn otherwise"), std::string::npos) << flag.message;
 }
 
 TEST(Evaluate, InputMutationIsReported) {
