@@ -27,6 +27,7 @@
 #include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/interrupt_cancel.h"
 #include "core/supervisor/outcome_json.h"
+#include "core/supervisor/phase_times.h"
 #include "core/supervisor/runner_location.h"
 #include "core/supervisor/runner_supervisor.h"
 
@@ -198,8 +199,13 @@ int runBatch(const BatchOptions& o) {
       auto request = supervisor::evaluationRequest(*e.task, *e.candidate, options);
       if (auto* why = std::get_if<std::string>(&request))
         event = {{"event", "error"}, {"error", {{"kind", "protocol"}, {"message", *why}}}};
-      else
-        event = supervisor::endEventJson(supervisor.request(std::get<protocol::Request>(std::move(request))));
+      else {
+        supervisor::PhaseTimes phaseTimes;
+        event = supervisor::endEventJson(supervisor.request(
+            std::get<protocol::Request>(std::move(request)),
+            [&](const protocol::Event& ev) { phaseTimes.observe(ev); }));
+        line["phase_seconds"] = phaseTimes.finish();
+      }
     }
     if (interrupts.interrupted()) break;
     const store::StoredResult row = runs::resultRow(event,

@@ -24,6 +24,7 @@
 #include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/interrupt_cancel.h"
 #include "core/supervisor/outcome_json.h"
+#include "core/supervisor/phase_times.h"
 #include "core/supervisor/runner_location.h"
 #include "core/supervisor/runner_supervisor.h"
 
@@ -244,8 +245,10 @@ int runOne(const RunOptions& o) {
   supervisor::InterruptCancel interrupts(supervisor);
   const bool tty = isatty(STDERR_FILENO);
   std::cerr << "kscope run: " << task->key() << " " << chosen->candidate.id << " (" << chosen->where << ")\n";
+  supervisor::PhaseTimes phaseTimes;
   supervisor::RequestOutcome outcome =
       supervisor.request(std::get<protocol::Request>(std::move(request)), [&](const protocol::Event& event) {
+        phaseTimes.observe(event);
         if (auto* p = std::get_if<protocol::PhaseEvent>(&event))
           std::cerr << (tty ? "\r\033[K" : "") << "  " << protocol::phaseName(p->phase) << (tty ? "" : "\n");
         else if (auto* g = std::get_if<protocol::ProgressEvent>(&event); g && tty)
@@ -278,11 +281,21 @@ int runOne(const RunOptions& o) {
     out["code_hash"] = build::codeHash(chosen->candidate.code.value_or(""));
     out["outcome"] = code == kExitCorrect ? "correct" : code == kExitIncorrect ? "incorrect" : "error";
     if (auto claimed = chosen->candidate.speedup()) out["recorded_speedup"] = *claimed;
+    out["phase_seconds"] = phaseTimes.finish();
     out["event"] = endEvent;
     out["stored"] = stored ? Json{{"path", stored->first}, {"id", stored->second}} : Json(nullptr);
     std::cout << out.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
   } else if (result) {
     printResult(*result, *chosen, *task);
+    std::string phases;
+    const Json wall = phaseTimes.finish();
+    for (const auto& [phase, seconds] : wall.items()) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%s%s %.1f s", phases.empty() ? "" : ", ", phase.c_str(),
+                    seconds.get<double>());
+      phases += buf;
+    }
+    std::cerr << "wall time: " << phases << "\n";
   } else if (outcome.error()) {
     printError(outcome.error()->error, *chosen, *task, o);
   }
