@@ -94,9 +94,16 @@ r = rows[key]
 t0 = time.monotonic()
 p = subprocess.Popen([runner], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 def until_end(rid):
+    phases, last, since = {}, "start", time.monotonic()
     for line in p.stdout:
         e = json.loads(line)
+        now = time.monotonic()
+        if e.get("id") == rid and e.get("event") == "phase":
+            phases[last] = phases.get(last, 0) + now - since
+            last, since = e["phase"], now
         if e.get("id") == rid and e.get("event") in ("result", "error"):
+            phases[last] = phases.get(last, 0) + now - since
+            print("   phases: " + ", ".join(f"{k} {v:.2f} s" for k, v in phases.items()))
             return e
 ready = json.loads(p.stdout.readline())
 print(f"runner up (ready line) after {time.monotonic() - t0:.2f} s: {ready.get('runner')}")
