@@ -2,6 +2,7 @@
 // next to kscope (skipped when the build has no runner: KSCOPE_ENGINE off). Every command gets a store in
 // the test's temporary folder, or --no-store, and XDG_DATA_HOME/XDG_CACHE_HOME/KSCOPE_RESULTS_DB pointing
 // there too, so nothing is written to the user's database or caches.
+#include <chrono>
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -230,6 +231,34 @@ TEST_F(KscopeRunCli, BatchWritesOneLinePerCandidateAndResumes) {
   EXPECT_EQ(lines[1]["candidate"], "bad");
   EXPECT_EQ(lines[1]["outcome"], "incorrect");
   EXPECT_EQ(after.back(), '\n');
+}
+
+// The build stage calls each compiling candidate once (extensions built in forward are built then); a first
+// call that outlives its 60 s deadline is reported as a timeout and not timed again: a kernel that hangs the
+// GPU would otherwise hold the timing run for the whole correctness deadline (seen on the H100: CUDA-L1 L3/45).
+TEST_F(KscopeRunCli, BatchReportsACandidateWhoseFirstCallHangsWithoutTimingIt) {
+  REQUIRE_RUNNER();
+  const std::string hangs =
+      "import time\nimport torch\nimport torch.nn as nn\nfrom torch.utils.cpp_extension import load_inline\n\n\n"
+      "class ModelNew(nn.Module):\n    def __init__(self):\n        super().__init__()\n\n"
+      "    def forward(self, x):\n        time.sleep(600)\n        return torch.relu(x)\n";
+  const fs::path run = writeRun("hang.kscope.jsonl", {{1, 1, program("Model", "torch.relu(x)"), {{"hang", hangs}}}});
+  const fs::path out = dir_ / "results.jsonl";
+  const auto started = std::chrono::steady_clock::now();
+  const Result r = kscopeHere("batch " + quoted(run) + " --device cpu --trials 3 --seeds 2 --jobs 1 --out " +
+                              quoted(out) + " --no-store");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("[build 1/1] L1/1 hang: error (timeout), not timed"), std::string::npos) << r.err;
+  const std::vector<json> lines = jsonLines(out);
+  ASSERT_EQ(lines.size(), 1u) << slurp(out);
+  EXPECT_EQ(lines[0]["outcome"], "error");
+  EXPECT_EQ(lines[0]["event"]["error"]["kind"], "timeout") << lines[0]["event"];
+  EXPECT_EQ(lines[0]["event"]["error"]["phase"], "correctness") << lines[0]["event"];
+  EXPECT_NE(lines[0]["event"]["error"]["message"].get<std::string>().find("60"), std::string::npos)
+      << lines[0]["event"];
+  EXPECT_FALSE(lines[0].contains("phase_seconds")) << "no timing request was made";
+  EXPECT_LT(seconds, 150) << "the 60 s first-call deadline, not the 300 s correctness deadline";
 }
 
 // ---- kscope check --run
