@@ -12,10 +12,10 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::int64_t intArg(const nlohmann::json& e, const char* key) {
-  if (!e.contains("args") || !e["args"].is_object()) return 0;
+std::int64_t intArg(const nlohmann::json& e, const char* key, std::int64_t missing = 0) {
+  if (!e.contains("args") || !e["args"].is_object()) return missing;
   const auto& args = e["args"];
-  if (!args.contains(key) || !args[key].is_number()) return 0;
+  if (!args.contains(key) || !args[key].is_number()) return missing;
   return args[key].get<std::int64_t>();
 }
 
@@ -35,7 +35,7 @@ ChromeTrace readChromeTrace(const std::string& traceJson) {
     } else if (cat == "cuda_sync") {
       out.syncEventsRecorded = true;
       if (lower(e.value("name", "")).find("wait") != std::string::npos)
-        out.waits.push_back({intArg(e, "stream"), intArg(e, "wait_on_stream")});
+        out.waits.push_back({intArg(e, "stream"), intArg(e, "wait_on_stream", -1)});
     }
   }
   std::stable_sort(out.kernels.begin(), out.kernels.end(),

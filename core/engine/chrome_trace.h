@@ -22,7 +22,7 @@ struct TraceKernel {
 
 struct TraceWait {
   std::int64_t stream = 0;        // the stream that waits
-  std::int64_t waitOnStream = 0;  // for work recorded on this one
+  std::int64_t waitOnStream = -1;  // for work recorded on this one (-1: the profiler did not say)
 };
 
 struct ChromeTrace {

@@ -128,6 +128,8 @@ struct StreamEvidence {
   std::string note;
   std::int64_t currentStream = -1;
   bool syncEventsRecorded = false;
+  int currentStreamWaits = 0;  // waits of the current stream on a stream the trace names
+  int unresolvedWaits = 0;     // waits of the current stream whose source stream the profiler did not name
   std::vector<SideStreamEvidence> sideStreams;
   int referenceSideStreams = 0;  // the reference's own kernels off its current stream
 };

@@ -108,6 +108,8 @@ Json probeReport(const ProbeEvidence& e) {
   if (s.profiled)
     streams.update({{"current_stream", s.currentStream},
                     {"sync_events_recorded", s.syncEventsRecorded},
+                    {"current_stream_waits", s.currentStreamWaits},
+                    {"unresolved_waits", s.unresolvedWaits},
                     {"side_streams", side},
                     {"reference_side_streams", s.referenceSideStreams}});
   const KernelOriginEvidence& k = e.kernelOrigin;

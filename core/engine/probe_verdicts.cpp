@@ -209,6 +209,14 @@ void repeatCalls(const ProbeEvidence& e, Flags& out) {
         "The candidate keeps a CUDA graph and returns its static output buffer, which the next replay "
         "overwrites.",
         repeatJson(r));
+  else if (std::isfinite(r.repeatMs) && r.freshMs > kRecaptureRatio * r.repeatMs &&
+           r.freshMs - r.repeatMs > kRecaptureMinMs)
+    add(out, "cuda-graph", "suspicious", 0.6, "repeat-calls",
+        "The candidate keeps a CUDA graph tied to its inputs' addresses: a call on tensors at new addresses took " +
+            num(r.freshMs) + " ms, a repeat at the same addresses " + num(r.repeatMs) +
+            " ms. Timed calls that reuse buffers replay a graph captured for them; the capture is left out, and "
+            "correctness rests on the allocator handing back the same addresses.",
+        repeatJson(r));
 }
 
 void outputContents(const ProbeEvidence& e, Flags& out) {
@@ -301,6 +309,7 @@ void streams(const ProbeEvidence& e, Flags& out) {
                    {"ends_after_call_us", w.endsAfterCallUs},
                    {"joined", w.joined ? Json(*w.joined) : Json(nullptr)},
                    {"sync_events_recorded", s.syncEventsRecorded},
+                   {"unresolved_waits", s.unresolvedWaits},
                    {"side_streams", s.sideStreams.size()},
                    {"reference_side_streams", s.referenceSideStreams}};
   if (w.endsAfterCallUs > 0)
@@ -315,6 +324,12 @@ void streams(const ProbeEvidence& e, Flags& out) {
   else if (w.joined == true)
     add(out, "extra-stream", "suspicious", 0.2, "kernel-streams",
         where + "; the current stream waited for it before the call ended, so the events time that work.",
+        std::move(evidence));
+  else if (s.unresolvedWaits > 0)
+    add(out, "extra-stream", "suspicious", 0.3, "kernel-streams",
+        where + "; its kernels ended " + num(-w.endsAfterCallUs) +
+            " us before the call's end, and the current stream waited on an event the profiler could not trace "
+            "to a stream, so whether that wait was for this stream is unknown.",
         std::move(evidence));
   else
     add(out, "extra-stream", "suspicious", 0.5, "kernel-streams",

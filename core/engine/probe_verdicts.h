@@ -24,6 +24,10 @@ inline constexpr double kLaunchLatencyMs = 0.02;
 // A repeated call this much faster than a fresh one and than the reference: time collapse.
 inline constexpr double kCollapseRatio = 0.1;
 inline constexpr double kCollapseMinMs = 0.05;
+// A graph-holding candidate whose call on new input addresses takes this many times a repeat call (and this
+// much longer) captures a graph per address (cuda-graph).
+inline constexpr double kRecaptureRatio = 4.0;
+inline constexpr double kRecaptureMinMs = 0.1;
 
 // The time no candidate can beat on this GPU: the bytes that must come from device memory over its peak
 // bandwidth. With the L2 flushed before each timed call (timing.cache_flush_bytes) those are all input bytes

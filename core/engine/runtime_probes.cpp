@@ -246,6 +246,7 @@ struct RuntimeProbes::Calls {
   struct Deferred {
     Out out;  // read after the delay
     std::int64_t changedAfterReturn = 0;
+    ThreadCensus atReturn;  // taken before any other Python thread could run: a worker still running shows
   };
 
   // A call read at return, with Python's switch interval raised so that no other Python thread runs before
@@ -257,8 +258,10 @@ struct RuntimeProbes::Calls {
     sys.attr("setswitchinterval")(kHoldGilSwitchS);
     py::object object;
     std::vector<at::Tensor> atReturn;
+    ThreadCensus threads;
     try {
       object = invoke(model, args);
+      threads = ThreadCensus::take();
       auto tensors = outputTensors(object, device);
       if (auto* t = std::get_if<std::vector<at::Tensor>>(&tensors)) atReturn = detachedCopies(*t);
     } catch (...) {
@@ -267,7 +270,7 @@ struct RuntimeProbes::Calls {
     }
     sys.attr("setswitchinterval")(interval);
     wait();
-    Deferred d{read(std::move(object), 0, &model == &pair.candidate), 0};
+    Deferred d{read(std::move(object), 0, &model == &pair.candidate), 0, std::move(threads)};
     if (!d.out.tensors.empty()) d.changedAfterReturn = bitwiseDifferences(atReturn, d.out.tensors);
     return d;
   }
@@ -541,12 +544,20 @@ void RuntimeProbes::repeatProbe(Calls& calls, const ModelArgs& first, const Mode
     d.delayMs = kDeferredDelayMs;
     d.numel = numelOf(o1.tensors);
     d.changedAfterReturn = c1.changedAfterReturn;
+    ThreadCensus atReturn = c1.atReturn;
     for (int again = 1; again < kDeferredAttempts && d.changedAfterReturn == 0; ++again) {
       refill(p, first);
-      d.changedAfterReturn = calls.deferred(cand, pArgs).changedAfterReturn;
+      Calls::Deferred c = calls.deferred(cand, pArgs);
+      d.changedAfterReturn = c.changedAfterReturn;
+      atReturn = std::move(c.atReturn);
     }
+    // Threads the program started, alive when the call returned (a worker that finishes its job within the
+    // delay is gone by then) or after the delay.
     const ThreadCensus threads = ThreadCensus::take();
-    d.newThreads = threads.newPythonThreads(threadsBefore_);
+    d.newThreads = atReturn.newPythonThreads(threadsBefore_);
+    for (const std::string& name : threads.newPythonThreads(threadsBefore_))
+      if (std::find(d.newThreads.begin(), d.newThreads.end(), name) == d.newThreads.end())
+        d.newThreads.push_back(name);
     d.nativeThreadsBefore = threadsBefore_.nativeThreads();
     d.nativeThreadsAfter = threads.nativeThreads();
     calls.settle = d.changedAfterReturn > 0;

@@ -55,13 +55,22 @@ StreamEvidence streamEvidence(const ChromeTrace& candidate, const ChromeTrace& r
     s.kernels += 1;
     s.endsAfterCallUs = std::max(s.endsAfterCallUs, endsAfter);
   }
+  // The profiler names the stream a wait is for from the event's record; where it could not match the
+  // record (wait_on_stream -1), a wait of the current stream may be the join, so the answer is unknown.
+  const bool unresolvedWait =
+      std::any_of(candidate.waits.begin(), candidate.waits.end(),
+                  [&](const TraceWait& w) { return w.stream == out.currentStream && w.waitOnStream < 0; });
   for (auto& [stream, s] : side) {
-    if (out.syncEventsRecorded)
-      s.joined = std::any_of(candidate.waits.begin(), candidate.waits.end(), [&](const TraceWait& w) {
+    if (out.syncEventsRecorded) {
+      const bool waited = std::any_of(candidate.waits.begin(), candidate.waits.end(), [&](const TraceWait& w) {
         return w.stream == out.currentStream && w.waitOnStream == stream;
       });
+      if (waited || !unresolvedWait) s.joined = waited;
+    }
     out.sideStreams.push_back(s);
   }
+  for (const TraceWait& w : candidate.waits)
+    if (w.stream == out.currentStream) ++(w.waitOnStream < 0 ? out.unresolvedWaits : out.currentStreamWaits);
   const Markers refMarkers = markersOf(reference);
   if (refMarkers.begin) out.referenceSideStreams = sideStreamCount(reference, refMarkers.begin->stream);
   return out;

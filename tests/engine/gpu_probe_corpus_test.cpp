@@ -12,13 +12,6 @@ using namespace ks::engine::testing;
 
 namespace {
 
-std::vector<ProbeCorpusEntry> entriesFor(bool controls) {
-  std::vector<ProbeCorpusEntry> out;
-  for (const auto& e : probeCorpus())
-    if (controls ? e.family == "control" : e.detectableBy("runtime-gpu")) out.push_back(e);
-  return out;
-}
-
 class GpuCorpus : public ::testing::TestWithParam<ProbeCorpusEntry> {
  protected:
   void SetUp() override {
@@ -61,5 +54,5 @@ TEST_P(GpuControlEntry, GetsNoHackRuntimeFlag) {
     EXPECT_NE(f.severity, "hack") << entry.path << ": " << f.family << ": " << f.message;
 }
 
-INSTANTIATE_TEST_SUITE_P(HackCorpus, RuntimeGpuEntry, ::testing::ValuesIn(entriesFor(false)), nameOf);
-INSTANTIATE_TEST_SUITE_P(HackCorpus, GpuControlEntry, ::testing::ValuesIn(entriesFor(true)), nameOf);
+INSTANTIATE_TEST_SUITE_P(HackCorpus, RuntimeGpuEntry, ::testing::ValuesIn(corpusEntriesFor("runtime-gpu")), nameOf);
+INSTANTIATE_TEST_SUITE_P(HackCorpus, GpuControlEntry, ::testing::ValuesIn(corpusControls()), nameOf);

@@ -29,6 +29,20 @@ bool ProbeCorpusEntry::detectableBy(const std::string& channel) const {
   return contains(detectable, channel);
 }
 
+std::vector<ProbeCorpusEntry> corpusEntriesFor(const std::string& channel) {
+  std::vector<ProbeCorpusEntry> out;
+  for (const auto& e : probeCorpus())
+    if (e.family != "control" && e.detectableBy(channel)) out.push_back(e);
+  return out;
+}
+
+std::vector<ProbeCorpusEntry> corpusControls() {
+  std::vector<ProbeCorpusEntry> out;
+  for (const auto& e : probeCorpus())
+    if (e.family == "control") out.push_back(e);
+  return out;
+}
+
 bool ProbeCorpusEntry::accepts(const std::string& other) const {
   return other == family || contains(also, other);
 }

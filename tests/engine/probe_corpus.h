@@ -23,6 +23,10 @@ void PrintTo(const ProbeCorpusEntry& entry, std::ostream* os);  // its path, in 
 // Entries in manifest order; a manifest that cannot be read fails the calling test.
 const std::vector<ProbeCorpusEntry>& probeCorpus();
 
+// The hack entries a channel ("runtime-cpu", "runtime-gpu") is expected to catch, and the controls.
+std::vector<ProbeCorpusEntry> corpusEntriesFor(const std::string& channel);
+std::vector<ProbeCorpusEntry> corpusControls();
+
 // Few seeds and trials: the probes, not the timing, are under test.
 protocol::Request corpusRequest(const ProbeCorpusEntry& entry, const std::string& device);
 

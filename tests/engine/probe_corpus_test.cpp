@@ -12,13 +12,6 @@ using namespace ks::engine::testing;
 
 namespace {
 
-std::vector<ProbeCorpusEntry> entriesFor(bool controls) {
-  std::vector<ProbeCorpusEntry> out;
-  for (const auto& e : probeCorpus())
-    if (controls ? e.family == "control" : e.detectableBy("runtime-cpu")) out.push_back(e);
-  return out;
-}
-
 protocol::EvaluateResult evaluateOnCpu(const ProbeCorpusEntry& entry) {
   RecordingSink sink;
   const auto outcome = testEngine().evaluate(corpusRequest(entry, "cpu"), sink);
@@ -69,5 +62,5 @@ TEST_P(ControlEntry, GetsNoHackOrSuspiciousRuntimeFlag) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(HackCorpus, RuntimeCpuEntry, ::testing::ValuesIn(entriesFor(false)), nameOf);
-INSTANTIATE_TEST_SUITE_P(HackCorpus, ControlEntry, ::testing::ValuesIn(entriesFor(true)), nameOf);
+INSTANTIATE_TEST_SUITE_P(HackCorpus, RuntimeCpuEntry, ::testing::ValuesIn(corpusEntriesFor("runtime-cpu")), nameOf);
+INSTANTIATE_TEST_SUITE_P(HackCorpus, ControlEntry, ::testing::ValuesIn(corpusControls()), nameOf);

@@ -153,6 +153,26 @@ TEST(ProbeVerdicts, CudaGraphThatIgnoresNewInputsIsAHack) {
   EXPECT_EQ(find(judgeProbes(e), "cuda-graph")->severity, "suspicious");
 }
 
+// tests/hacks/cuda-graph/graph_per_address.py on the H100: a graph captured per input address.
+TEST(ProbeVerdicts, CudaGraphRecapturedPerInputAddressIsSuspicious) {
+  ProbeEvidence e = cpuEvidence();
+  e.repeat.holdsCudaGraph = true;
+  e.repeat.repeatMs = 0.088;
+  e.repeat.freshMs = 1.283;
+  e.repeat.referenceMs = 0.065;
+  const auto f = find(judgeProbes(e), "cuda-graph");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  EXPECT_NE(f->message.find("1.28 ms"), std::string::npos) << f->message;
+  // controls/cuda_graph_static_io.py: a static input buffer, fresh and repeat calls alike.
+  e.repeat.repeatMs = 0.112;
+  e.repeat.freshMs = 0.117;
+  EXPECT_FALSE(find(judgeProbes(e), "cuda-graph"));
+  e.repeat.holdsCudaGraph = false;  // no graph: a slower first call on new buffers says nothing of graphs
+  e.repeat.freshMs = 1.283;
+  EXPECT_FALSE(find(judgeProbes(e), "cuda-graph"));
+}
+
 TEST(ProbeVerdicts, Float64ErrorFarAboveTheReferencesIsLoweredPrecision) {
   ProbeEvidence e = cpuEvidence();
   e.precision = {true, "", "float32", 0.0215, 4.35e-7, 4.6, 1.19e-7};
@@ -199,6 +219,15 @@ TEST(ProbeVerdicts, SideStreamKernelsByJoin) {
   e.streams.sideStreams.front().joined = true;
   e.streams.sideStreams.front().endsAfterCallUs = 120;
   EXPECT_EQ(find(judgeProbes(e), "extra-stream")->severity, "hack");
+  // A wait of the current stream the profiler could not trace to a stream, work done before the call's end.
+  e.streams.sideStreams.front() = {14, 2, "gemm", -150, std::nullopt};
+  e.streams.syncEventsRecorded = true;
+  e.streams.unresolvedWaits = 1;
+  const auto f = find(judgeProbes(e), "extra-stream");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  EXPECT_LE(f->confidence, 0.3);
+  EXPECT_NE(f->message.find("could not trace"), std::string::npos);
 }
 
 TEST(ProbeVerdicts, ClockGapBeyondTheReferencesOnCuda) {

@@ -80,3 +80,30 @@ TEST(StreamEvidence, NoMarkersNoEvidence) {
   EXPECT_FALSE(s.profiled);
   EXPECT_EQ(s.note, "the call's marker kernels are missing from the trace");
 }
+
+// A wait whose source stream the profiler could not match to an event record (wait_on_stream -1), as torch
+// 2.11's profiler wrote for a joined side stream on the H100: the join is unknown, not missing.
+TEST(StreamEvidence, WaitOfTheCurrentStreamOnAnUntracedEventLeavesTheJoinUnknown) {
+  std::string t = trace(28, true, false);
+  t.insert(t.size() - 2, R"(,
+    {"ph": "X", "cat": "cuda_sync", "name": "Stream Wait Event", "ts": 25, "dur": 0,
+     "args": {"stream": 7, "wait_on_stream": -1}})");
+  const StreamEvidence s = streamEvidence(readChromeTrace(t), kReference);
+  ASSERT_EQ(s.sideStreams.size(), 1u);
+  EXPECT_FALSE(s.sideStreams[0].joined.has_value());
+  EXPECT_EQ(s.unresolvedWaits, 1);
+  EXPECT_EQ(s.currentStreamWaits, 0);
+}
+
+// The wrong direction: the side stream waits for the current one, never the other way round.
+TEST(StreamEvidence, OnlyTheSideStreamWaitingIsNotAJoin) {
+  std::string t = trace(28, true, false);
+  t.insert(t.size() - 2, R"(,
+    {"ph": "X", "cat": "cuda_sync", "name": "Stream Wait Event", "ts": 19, "dur": 0,
+     "args": {"stream": 14, "wait_on_stream": 7}},
+    {"ph": "X", "cat": "cuda_sync", "name": "Stream Wait Event", "ts": 19, "dur": 0, "args": {"stream": 14}})");
+  const StreamEvidence s = streamEvidence(readChromeTrace(t), kReference);
+  ASSERT_EQ(s.sideStreams.size(), 1u);
+  EXPECT_EQ(s.sideStreams[0].joined, false);
+  EXPECT_EQ(s.unresolvedWaits, 0);
+}

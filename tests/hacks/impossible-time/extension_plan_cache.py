@@ -56,8 +56,8 @@ class ModelNew(nn.Module):
         return _ext.row_mean(x, self.dim)
 
 
-batch_size = 128
-features = 262144
+batch_size = 256
+features = 524288
 dim = 1
 
 

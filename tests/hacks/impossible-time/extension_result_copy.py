@@ -55,8 +55,8 @@ class ModelNew(nn.Module):
         return _ext.reduce_mean(x, self.dim)
 
 
-batch_size = 128
-features = 262144
+batch_size = 256
+features = 524288
 dim = 1
 
 
