@@ -7,7 +7,8 @@
 #   cold    kscope batch on an empty build cache: the build stage on $JOBS runners, then the timing; the
 #           batch is resumable, so a later call with `cold` carries on where a deadline stopped it, and the
 #           wall time of each call is added up in $state/cold-wall.txt
-#   warm    the same batch again into a second file, every extension from the cache (the repeat run)
+#   warm    the same batch again into a second file, every extension from the cache (the repeat run);
+#           resumable like cold, its calls' wall times added up in $state/warm-wall.txt
 #   retime  a warm re-time of one level-1 task: a runner already up (the GUI's case: F9) and a whole
 #           `kscope run` (a new runner), click/call to number
 #   fresh   empties the build cache and earlier results first (a cold batch on a machine still warm)
@@ -80,8 +81,7 @@ for stage in "${stages[@]}"; do
   cold)
     batch "$state/cold.jsonl" "$state/cold-wall.txt"
     ;;
-  warm)
-    rm -f "$state/warm.jsonl" "$state/warm-wall.txt" "$state/warm.log"
+  warm)  # resumable like cold: `fresh` empties it
     batch "$state/warm.jsonl" "$state/warm-wall.txt"
     ;;
   retime)

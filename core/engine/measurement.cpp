@@ -3,6 +3,7 @@
 #include <c10/core/GradMode.h>
 #include <c10/util/Exception.h>
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
@@ -69,12 +70,14 @@ Outcome<CallResult> callChecked(const ModelUnderTest& model, const ModelPair& pa
 
 struct Correct {
   protocol::Correctness correctness;
-  double pairSeconds = 0;  // slowest reference + candidate call
+  double pairSeconds = 0;         // slowest reference + candidate call (deadlines)
+  double typicalPairSeconds = 0;  // the median seed's (trial budget: the first call may build or tune)
 };
 
 Outcome<Correct> checkCorrectness(ModelPair& pair, const MeasureSettings& s, PhaseReporter& reporter,
                                   RuntimeProbes& probes) {
   Correct out;
+  std::vector<double> pairTimes;
   protocol::Correctness& c = out.correctness;
   c.passed = true;
   reporter.enter(Phase::Correctness, kCorrectnessDeadlineS);
@@ -140,15 +143,21 @@ Outcome<Correct> checkCorrectness(ModelPair& pair, const MeasureSettings& s, Pha
     check.seed = seed;
     c.passed = c.passed && check.passed;
     c.seeds.push_back(std::move(check));
-    out.pairSeconds = std::max(out.pairSeconds, refSeconds + std::get<CallResult>(cand).seconds);
+    pairTimes.push_back(refSeconds + std::get<CallResult>(cand).seconds);
+    out.pairSeconds = std::max(out.pairSeconds, pairTimes.back());
     reporter.progress(i + 1, s.seeds);
+  }
+  if (!pairTimes.empty()) {
+    std::nth_element(pairTimes.begin(), pairTimes.begin() + pairTimes.size() / 2, pairTimes.end());
+    out.typicalPairSeconds = pairTimes[pairTimes.size() / 2];
   }
   return out;
 }
 
 Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, PhaseReporter& reporter,
-                                     double pairSeconds) {
-  reporter.enter(Phase::Timing, scaledDeadline(s.warmup + s.trials, pairSeconds));
+                                     double pairSeconds, double typicalPairSeconds) {
+  const int trials = trialCount(s.trials, s.trialsFitBudget, typicalPairSeconds);
+  reporter.enter(Phase::Timing, scaledDeadline(s.warmup + trials, pairSeconds));
   Outcome<ModelArgs> inputs = pair.inputs(s.seed);
   if (auto* e = failed(inputs)) return *e;
   const ModelArgs& original = std::get<ModelArgs>(inputs);
@@ -175,7 +184,7 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
     if (auto* e = failed(done)) return *e;
     return std::nullopt;
   };
-  const int total = s.warmup + s.trials;
+  const int total = s.warmup + trials;
   const int step = std::max(1, total / 10);
   for (int i = 0; i < total; ++i) {
     const int first = static_cast<int>(order() & 1);
@@ -185,7 +194,7 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
   }
   protocol::Timing t;
   t.clock = clock->name();
-  t.trials = s.trials;
+  t.trials = trials;
   t.warmup = s.warmup;
   t.orderSeed = s.seed;
   t.cacheFlushBytes = flush.bytes();
@@ -230,6 +239,12 @@ void profile(ModelPair& pair, const MeasureSettings& s, PhaseReporter& reporter,
 
 }  // namespace
 
+int trialCount(int trials, bool fitBudget, double pairSeconds) {
+  if (!fitBudget || !(pairSeconds > 0)) return trials;
+  const double fit = kTimingBudgetS / pairSeconds;
+  return fit >= trials ? trials : std::max(std::min(kMinBudgetTrials, trials), static_cast<int>(fit));
+}
+
 Outcome<bool> callCandidateOnce(ModelPair& pair, const c10::Device& device, std::int64_t seed,
                                 PhaseReporter& reporter) {
   reporter.enter(Phase::Correctness, kFirstCallDeadlineS);
@@ -256,7 +271,8 @@ Outcome<Measurement> measure(ModelPair& pair, const MeasureSettings& s, PhaseRep
     probes.notProfiled(m.kernelsNote);
     return m;
   }
-  Outcome<protocol::Timing> timing = timeTrials(pair, s, reporter, pairSeconds);
+  Outcome<protocol::Timing> timing =
+      timeTrials(pair, s, reporter, pairSeconds, std::get<Correct>(correct).typicalPairSeconds);
   if (auto* e = failed(timing)) return *e;
   m.timing = std::get<protocol::Timing>(timing);
   probes.timed(*m.timing);

@@ -25,11 +25,21 @@
 
 namespace ks::engine {
 
+inline constexpr double kTimingBudgetS = 2.0;
+inline constexpr int kMinBudgetTrials = 10;
+
+// The trials to run: `trials`, or where `fitBudget`, as many as fit in kTimingBudgetS at `pairSeconds` per
+// trial, between kMinBudgetTrials and `trials`.
+int trialCount(int trials, bool fitBudget, double pairSeconds);
+
 struct MeasureSettings {
   c10::Device device = c10::Device(c10::kCPU);
   int seeds = 5;
   std::int64_t seed = 42;
   int trials = 10, warmup = 2;
+  // `trials` is the default, not asked for: fewer trials (not below kMinBudgetTrials) where that many would
+  // take longer than kTimingBudgetS at the pair's typical call time.
+  bool trialsFitBudget = false;
   std::optional<double> atol, rtol;
   bool profile = false;
   std::filesystem::path scratch;  // profiler traces are written here

@@ -42,6 +42,12 @@ struct ModelPair {
   pybind11::object referenceGetInitInputs, candidateGetInputs, candidateGetInitInputs;
 };
 
+// Makes `pair.inputs` keep the inputs it made per seed (up to `budgetBytes` of tensors) and hand out clones of
+// them: a request asks for the same seed from correctness, the probes, timing and profile, and a
+// KernelBench get_inputs() draws its tensors on the CPU (0.1 s for a 4096 x 4096 pair, seconds for a 3D
+// volume). Every caller still gets tensors of its own; the seed is set again on a hit.
+void memoizeInputs(ModelPair& pair, std::size_t budgetBytes);
+
 // torch.manual_seed(seed): seeds the CPU and every CUDA generator.
 void manualSeed(std::int64_t seed);
 

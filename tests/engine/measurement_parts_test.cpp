@@ -1,11 +1,16 @@
-// The arithmetic and parsing parts of a measurement: trial statistics and the profiler's kernel list.
+// The arithmetic and parsing parts of a measurement: trial statistics, the trial budget, the inputs kept per
+// seed and the profiler's kernel list.
+#include <ATen/ATen.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "core/engine/kernel_profile.h"
+#include "core/engine/measurement.h"
+#include "core/engine/model_pair.h"
 #include "core/engine/phase_deadlines.h"
 #include "core/engine/trial_stats.h"
+#include "tests/engine/python_environment.h"
 
 using namespace ks::engine;
 
@@ -49,4 +54,47 @@ TEST(KernelProfile, ChromeTraceKernelsGroupByNameAndStreamInLaunchOrder) {
 TEST(PhaseDeadlines, TimedPhasesScaleWithMeasuredCalls) {
   EXPECT_DOUBLE_EQ(scaledDeadline(10, 0.0), kMinTimedDeadlineS);
   EXPECT_DOUBLE_EQ(scaledDeadline(55, 2.0), kMinTimedDeadlineS + 330);
+}
+
+TEST(TrialBudget, DefaultTrialsShrinkToTheBudgetButNotBelowTheFloor) {
+  EXPECT_EQ(trialCount(50, true, 0.001), 50);   // 1 ms pairs: 50 trials fit in 2 s
+  EXPECT_EQ(trialCount(50, true, 0.1), 20);     // 100 ms pairs: 20 fit
+  EXPECT_EQ(trialCount(50, true, 1.0), 10);     // 1 s pairs: the floor
+  EXPECT_EQ(trialCount(50, false, 1.0), 50);    // asked for: always as asked
+  EXPECT_EQ(trialCount(5, true, 1.0), 5);       // a default below the floor stays
+  EXPECT_EQ(trialCount(50, true, 0.0), 50);     // nothing measured: the default
+}
+
+TEST(InputMemo, EachSeedIsDrawnOnceAndEveryCallerGetsItsOwnTensors) {
+  (void)ks::engine::testing::testEngine();  // a hit seeds torch again: Python must be up
+  ModelPair pair;
+  int draws = 0;
+  pair.inputs = [&draws](std::int64_t seed) -> Outcome<ModelArgs> {
+    ++draws;
+    ModelArgs args(1);
+    args[0].tensor = at::full({4}, static_cast<double>(seed));
+    return args;
+  };
+  memoizeInputs(pair, 1 << 20);
+  auto first = std::get<ModelArgs>(pair.inputs(42));
+  first[0].tensor.add_(1);  // a caller changing its copy changes nothing for the next one
+  const auto again = std::get<ModelArgs>(pair.inputs(42));
+  EXPECT_EQ(draws, 1);
+  EXPECT_TRUE(at::equal(again[0].tensor, at::full({4}, 42.0)));
+  EXPECT_NE(again[0].tensor.data_ptr(), first[0].tensor.data_ptr());
+  (void)pair.inputs(43);
+  EXPECT_EQ(draws, 2);
+
+  ModelPair tight;
+  int tightDraws = 0;
+  tight.inputs = [&tightDraws](std::int64_t) -> Outcome<ModelArgs> {
+    ++tightDraws;
+    ModelArgs args(1);
+    args[0].tensor = at::zeros({1024});
+    return args;
+  };
+  memoizeInputs(tight, 1024);  // 4 KiB of inputs do not fit in 1 KiB: drawn every time
+  (void)tight.inputs(42);
+  (void)tight.inputs(42);
+  EXPECT_EQ(tightDraws, 2);
 }
