@@ -1,12 +1,9 @@
 #include "app/kscope/batch_prebuild.h"
 
-#include <algorithm>
 #include <chrono>
-#include <condition_variable>
-#include <memory>
 #include <mutex>
-#include <thread>
 
+#include "app/kscope/runner_pool.h"
 #include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/outcome_json.h"
 #include "core/supervisor/runner_supervisor.h"
@@ -39,64 +36,30 @@ std::vector<PrebuildOutcome> prebuildAll(
     if (compilesCode(*entries[i].candidate)) todo.push_back(i);
   if (todo.empty()) return outcomes;
 
-  const int workers = std::max(1, std::min<int>(jobs, int(todo.size())));
-  std::vector<std::unique_ptr<supervisor::RunnerSupervisor>> supervisors;
-  for (int w = 0; w < workers; ++w) {
-    supervisor::SupervisorOptions o = base;
-    o.scratchRoot = base.scratchRoot / ("prebuild-" + std::to_string(w));  // runner-<n> folders would collide
-    supervisors.push_back(std::make_unique<supervisor::RunnerSupervisor>(o));
-  }
-
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stopping{false};
+  RunnerPool pool(base, "prebuild", jobs);
   std::mutex mutex;
   std::size_t done = 0;
-  auto work = [&](supervisor::RunnerSupervisor& runner) {
-    for (std::size_t k; !stopping && (k = next++) < todo.size();) {
-      const std::size_t i = todo[k];
-      const BatchEntry& e = entries[i];
-      PrebuildOutcome outcome;
-      outcome.attempted = true;
-      const auto started = std::chrono::steady_clock::now();
-      auto request = supervisor::evaluationRequest(*e.task, *e.candidate, options);
-      if (auto* why = std::get_if<std::string>(&request)) {
-        outcome.event = {{"event", "error"}, {"error", {{"kind", "protocol"}, {"message", *why}}}};
-      } else {
-        protocol::Request r = std::get<protocol::Request>(std::move(request));
-        r.op = protocol::Op::Build;
-        outcome.event = supervisor::endEventJson(runner.request(std::move(r)));
-      }
-      outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      if (stopping) break;  // a cancelled build says nothing about the candidate
-      std::lock_guard lock(mutex);
-      outcomes[i] = std::move(outcome);
-      ++done;
-      if (progress) progress(i, outcomes[i], done, todo.size());
+  pool.forEach(todo.size(), stopRequested, [&](std::size_t k, supervisor::RunnerSupervisor& runner) {
+    const std::size_t i = todo[k];
+    const BatchEntry& e = entries[i];
+    PrebuildOutcome outcome;
+    outcome.attempted = true;
+    const auto started = std::chrono::steady_clock::now();
+    auto request = supervisor::evaluationRequest(*e.task, *e.candidate, options);
+    if (auto* why = std::get_if<std::string>(&request)) {
+      outcome.event = {{"event", "error"}, {"error", {{"kind", "protocol"}, {"message", *why}}}};
+    } else {
+      protocol::Request r = std::get<protocol::Request>(std::move(request));
+      r.op = protocol::Op::Build;
+      outcome.event = supervisor::endEventJson(runner.request(std::move(r)));
     }
-  };
-  std::vector<std::thread> threads;
-  for (auto& s : supervisors) threads.emplace_back(work, std::ref(*s));
-
-  std::mutex waitMutex;
-  std::condition_variable finished;
-  std::atomic<int> running{workers};
-  std::thread watcher([&] {
-    std::unique_lock lock(waitMutex);
-    while (running > 0) {
-      if (!stopping && stopRequested && stopRequested()) {
-        stopping = true;
-        for (auto& s : supervisors) s->cancel();
-      }
-      finished.wait_for(lock, std::chrono::milliseconds(100));
-    }
+    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (pool.stopping()) return;  // a cancelled build says nothing about the candidate
+    std::lock_guard lock(mutex);
+    outcomes[i] = std::move(outcome);
+    ++done;
+    if (progress) progress(i, outcomes[i], done, todo.size());
   });
-  for (auto& t : threads) {
-    t.join();
-    --running;
-  }
-  finished.notify_all();
-  watcher.join();
-  supervisors.clear();  // shuts the runners down
   return outcomes;
 }
 

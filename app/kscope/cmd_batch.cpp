@@ -1,10 +1,15 @@
-// kscope batch FILE --out results.jsonl [--device cpu|cuda] [--jobs N]: re-runs every candidate of FILE.
-// First every candidate that compiles something is built by N runners at once (batch_prebuild.h) into the
-// runner's build cache; then the candidates are timed one at a time through one runner, which finds their
-// extensions built. A candidate whose build fails with compiler errors is reported without being timed.
+// kscope batch FILE --out results.jsonl [--device cpu|cuda] [--jobs N] [--timing-jobs M]: re-runs every
+// candidate of FILE. First every candidate that compiles something is built by N runners at once
+// (batch_prebuild.h) into the runner's build cache; then the candidates are evaluated by M runners (default
+// one), which find their extensions built. With M > 1 the runners share the GPU through a lock
+// (core/engine/gpu_share.h): their checks run side by side, each timing and profile runs with the GPU to
+// itself. A candidate whose build fails with compiler errors is reported without being timed.
 // Resumable: an entry already in --out with the same task, candidate and code hash is skipped.
 // One JSON line per candidate (keys: docs/cli.md, "kscope batch"); progress on stderr.
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <mutex>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -16,6 +21,7 @@
 #include <vector>
 
 #include "app/kscope/batch_prebuild.h"
+#include "app/kscope/runner_pool.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "core/build/sha256.h"
@@ -42,6 +48,7 @@ struct BatchOptions {
   int jobs = int(std::max(1u, std::thread::hardware_concurrency()));
   int trials = 0, seeds = 0;
   double memoryLimitMiB = 0;
+  int timingJobs = 1;  // runners evaluating at once in the timing stage, sharing the GPU
   bool noStore = false, noPrebuild = false, buildOnly = false;
 };
 
@@ -77,6 +84,14 @@ bool endsWithNewline(const std::string& path) {
   if (!in || in.tellg() == 0) return true;
   in.seekg(-1, std::ios::end);
   return in.get() == '\n';
+}
+
+// A CUDA out-of-memory error: beside other runners' models that may be the company, not the candidate.
+bool ranOutOfGpuMemory(const Json& event) {
+  if (event.value("event", "") != "error" || !event.contains("error")) return false;
+  std::string message = event["error"].value("message", "");
+  std::transform(message.begin(), message.end(), message.begin(), [](unsigned char c) { return std::tolower(c); });
+  return message.find("out of memory") != std::string::npos;
 }
 
 std::string fixed2(double v) {
@@ -134,8 +149,10 @@ int runBatch(const BatchOptions& o) {
 
   auto supervisorOptions = supervisor::clientSupervisorOptions(runner.path, o.device,
                                                                std::uint64_t(o.memoryLimitMiB * 1024 * 1024));
-  supervisor::RunnerSupervisor supervisor(supervisorOptions);  // starts its runner on the first request
-  supervisor::InterruptCancel interrupts(supervisor);
+  // Never started: the stages run their own runners (runner_pool.h) and cancel them on an interrupt; this
+  // one gives InterruptCancel something to hold while it catches SIGINT and SIGTERM.
+  supervisor::RunnerSupervisor idle(supervisorOptions);
+  supervisor::InterruptCancel interrupts(idle);
   const protocol::Options options =
       runs::evaluateOptions({.device = o.device, .trials = o.trials, .seeds = o.seeds});
 
@@ -181,11 +198,23 @@ int runBatch(const BatchOptions& o) {
   }
   if (o.buildOnly) return inputCode;
 
+  // The timing stage: one runner, or --timing-jobs runners sharing the GPU through a lock that gives each
+  // timing and profile the GPU alone (docs/cli.md). An entry that ran out of GPU memory beside the others
+  // is evaluated again afterwards, alone.
+  protocol::Options timingOptions = options;
+  if (o.timingJobs > 1) {
+    std::error_code ec;
+    std::filesystem::create_directories(supervisorOptions.scratchRoot, ec);
+    timingOptions.gpuShare = (supervisorOptions.scratchRoot / "gpu-share.lock").string();
+  }
   int failure = 0;
-  for (std::size_t i = 0; i < todo.size() && !interrupts.interrupted(); ++i) {
+  bool writeFailed = false;
+  std::size_t finished = 0;
+  std::mutex mutex;
+  std::vector<std::size_t> retryAlone;
+  auto runEntry = [&](std::size_t i, supervisor::RunnerSupervisor& runner, const protocol::Options& opts,
+                      bool shared) {
     const Entry& e = todo[i];
-    const std::string label = "[" + std::to_string(i + 1) + "/" + std::to_string(todo.size()) + "] " +
-                              e.task->key() + " " + e.candidate->id;
     Json line = {{"task", e.task->key()},
                  {"candidate", e.candidate->id},
                  {"code_hash", e.codeHash},
@@ -196,18 +225,25 @@ int runBatch(const BatchOptions& o) {
     if (built.final()) {
       event = built.event;
     } else {
-      auto request = supervisor::evaluationRequest(*e.task, *e.candidate, options);
+      auto request = supervisor::evaluationRequest(*e.task, *e.candidate, opts);
       if (auto* why = std::get_if<std::string>(&request))
         event = {{"event", "error"}, {"error", {{"kind", "protocol"}, {"message", *why}}}};
       else {
         supervisor::PhaseTimes phaseTimes;
-        event = supervisor::endEventJson(supervisor.request(
-            std::get<protocol::Request>(std::move(request)),
-            [&](const protocol::Event& ev) { phaseTimes.observe(ev); }));
+        event = supervisor::endEventJson(
+            runner.request(std::get<protocol::Request>(std::move(request)),
+                           [&](const protocol::Event& ev) { phaseTimes.observe(ev); }));
         line["phase_seconds"] = phaseTimes.finish();
       }
     }
-    if (interrupts.interrupted()) break;
+    if (interrupts.interrupted()) return;  // not written: a resumed batch runs it again
+    if (shared && ranOutOfGpuMemory(event)) {
+      std::lock_guard lock(mutex);
+      retryAlone.push_back(i);
+      std::cerr << e.task->key() << " " << e.candidate->id
+                << ": out of GPU memory beside the other runners; evaluated again alone at the end\n";
+      return;
+    }
     const store::StoredResult row = runs::resultRow(event,
                                                     {.sourceFile = o.file,
                                                      .taskKey = e.task->key(),
@@ -228,10 +264,12 @@ int runBatch(const BatchOptions& o) {
       line["prebuild"] = std::move(record);
     }
     line["event"] = event;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::lock_guard lock(mutex);
     out << line.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;
     if (!out) {
-      std::cerr << "kscope batch: error: cannot write " << o.out << "\n";
-      return kExitFailure;
+      writeFailed = true;
+      return;
     }
     if (store) {
       if (auto appended = store->append(row); !appended) {
@@ -239,13 +277,31 @@ int runBatch(const BatchOptions& o) {
         failure = kExitFailure;
       }
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::cerr << label << ": " << row.outcome;
+    std::cerr << "[" << ++finished << "/" << todo.size() << "] " << e.task->key() << " " << e.candidate->id
+              << ": " << row.outcome;
     if (row.outcome == "error") std::cerr << " (" << row.errorKind << ")";
     if (row.speedup) std::cerr << " " << fixed2(*row.speedup) << "x";
     if (line.contains("recorded_speedup"))
       std::cerr << " (recorded " << fixed2(line["recorded_speedup"]) << "x)";
     std::cerr << ", " << int(seconds + 0.5) << " s\n";
+  };
+  const auto stop = [&] { return interrupts.interrupted() || writeFailed; };
+  {
+    RunnerPool pool(supervisorOptions, "timing", o.timingJobs);
+    pool.forEach(todo.size(), stop, [&](std::size_t i, supervisor::RunnerSupervisor& runner) {
+      runEntry(i, runner, timingOptions, o.timingJobs > 1);
+    });
+  }
+  if (!retryAlone.empty() && !stop()) {
+    std::sort(retryAlone.begin(), retryAlone.end());
+    RunnerPool alone(supervisorOptions, "timing-alone", 1);
+    alone.forEach(retryAlone.size(), stop, [&](std::size_t k, supervisor::RunnerSupervisor& runner) {
+      runEntry(retryAlone[k], runner, options, false);
+    });
+  }
+  if (writeFailed) {
+    std::cerr << "kscope batch: error: cannot write " << o.out << "\n";
+    return kExitFailure;
   }
   if (interrupts.interrupted()) {  // the entry in flight was not written: a resumed batch runs it again
     std::cerr << "kscope batch: interrupted; run the same command again to resume\n";
@@ -268,6 +324,10 @@ void addBatchCommand(CLI::App& app) {
   command->add_option("--device", o->device, "cpu or cuda (default: cuda when available)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   command->add_option("--jobs", o->jobs, "Runners building at once before the timing (default: all cores)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--timing-jobs", o->timingJobs,
+                      "Runners evaluating at once after the builds; checks share the GPU, timing and profile "
+                      "hold it alone (default 1)")
       ->check(CLI::PositiveNumber);
   command->add_option("--trials", o->trials, "Timed trials per model (default 50 on cuda, 10 on cpu)")
       ->check(CLI::PositiveNumber);

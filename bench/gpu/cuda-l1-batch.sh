@@ -26,6 +26,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 total=${GPU_TOTAL_S:-580}
 jobs=${JOBS:-$(nproc)}
+timing_jobs=${TIMING_JOBS:-4}  # runners checking side by side; timing and profile hold the GPU alone
 OUT=${OUT:-$root/out/cuda-l1-batch}
 build=/tmp/kscope-engine-check
 state=/tmp/kscope-gpu
@@ -43,7 +44,8 @@ batch() {  # batch OUTFILE WALLFILE: runs kscope batch for what time is left, ad
   budget=$(($(left) - 15))
   ((budget > 20)) || { log "no time left for $(basename "$out")"; return 1; }
   local t0=$SECONDS
-  timeout -s INT "$budget" "$build/bin/kscope" batch "$data" --device cuda --jobs "$jobs" --out "$out" \
+  timeout -s INT "$budget" "$build/bin/kscope" batch "$data" --device cuda --jobs "$jobs" \
+    --timing-jobs "$timing_jobs" --out "$out" \
     --store "$state/results.db" 2>> "${out%.jsonl}.log"
   local rc=$?
   echo $((SECONDS - t0)) >> "$wall"

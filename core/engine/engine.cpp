@@ -10,6 +10,7 @@
 #include "core/build/sha256.h"
 #include "core/engine/clock_identity.h"
 #include "core/engine/environment_probe.h"
+#include "core/engine/gpu_share.h"
 #include "core/engine/measurement.h"
 #include "core/engine/native_task.h"
 #include "core/engine/phase_deadlines.h"
@@ -27,6 +28,8 @@ namespace {
 // Inputs kept per seed for the request (memoizeInputs): enough for every KernelBench task's five seeds but
 // the largest, which then draw each time as before.
 constexpr std::size_t kInputMemoBytes = std::size_t(4) << 30;
+// Added to each phase's deadline when runners share the GPU: the longest wait for the others' timing.
+constexpr double kGpuShareAllowanceS = 300;
 
 using protocol::ErrorInfo;
 using protocol::ErrorKind;
@@ -147,6 +150,18 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
         Workspace::open(options.scratch, options.cache, request.id, config_.scratchRoot, config_.cacheRoot);
     if (auto* e = failed(workspace)) return *e;
     const Workspace& ws = std::get<Workspace>(workspace);
+    // With other runners on the GPU: everything under the shared lock, timing and profile alone
+    // (measurement.cpp); every phase may then also wait for the others' timing.
+    std::optional<GpuShareLock> share;
+    if (!options.gpuShare.empty()) {
+      try {
+        share.emplace(options.gpuShare);
+      } catch (const std::exception& e) {
+        return requestError(e.what());
+      }
+      reporter.allowForWaits(kGpuShareAllowanceS);
+    }
+    const gpu_share::Scope shareScope(share ? &*share : nullptr);
     RequestScope scope(dev);
     ExtensionBuilds builds(reporter, ws.cache() / "torch-extensions");
     RuntimeProbes probes(dev);  // before any program loads: the baselines
@@ -203,6 +218,7 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
     ProbeResults found = probes.finish(r.environment.deviceName);
     r.runtimeFlags = std::move(found.flags);
     r.probes = std::move(found.report);
+    if (share) r.gpuShare = protocol::GpuShareWaits{share->sharedWaitSeconds(), share->exclusiveWaitSeconds()};
     return r;
   });
 }

@@ -22,14 +22,16 @@ class PhaseReporter {
   explicit PhaseReporter(EventSink& sink) : sink_(sink) {}
 
   void enter(protocol::Phase phase, double deadlineS) {
-    current_ = {phase, deadlineS};
-    sink_.phase(phase, deadlineS);
+    current_ = {phase, deadlineS + allowanceS_};
+    sink_.phase(phase, deadlineS + allowanceS_);
   }
+  // Seconds added to every deadline from now on: time a phase may spend waiting for the GPU (gpu_share.h).
+  void allowForWaits(double seconds) { allowanceS_ = seconds; }
   void progress(int done, int total) {
     if (current_) sink_.progress(current_->first, done, total);
   }
   // Reports `phase` without forgetting the current one; resume() re-enters that.
-  void interrupt(protocol::Phase phase, double deadlineS) { sink_.phase(phase, deadlineS); }
+  void interrupt(protocol::Phase phase, double deadlineS) { sink_.phase(phase, deadlineS + allowanceS_); }
   void resume() {
     if (current_) sink_.phase(current_->first, current_->second);
   }
@@ -40,6 +42,7 @@ class PhaseReporter {
  private:
   EventSink& sink_;
   std::optional<std::pair<protocol::Phase, double>> current_;
+  double allowanceS_ = 0;
 };
 
 }  // namespace ks::engine

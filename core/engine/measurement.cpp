@@ -7,6 +7,7 @@
 #include <chrono>
 #include <random>
 
+#include "core/engine/gpu_share.h"
 #include "core/engine/kernel_profile.h"
 #include "core/engine/memory_poison.h"
 #include "core/engine/output_compare.h"
@@ -271,6 +272,8 @@ Outcome<Measurement> measure(ModelPair& pair, const MeasureSettings& s, PhaseRep
     probes.notProfiled(m.kernelsNote);
     return m;
   }
+  // Timing and profile with the GPU to this runner alone, when runners share it (gpu_share.h).
+  const gpu_share::Exclusive alone;
   Outcome<protocol::Timing> timing =
       timeTrials(pair, s, reporter, pairSeconds, std::get<Correct>(correct).typicalPairSeconds);
   if (auto* e = failed(timing)) return *e;

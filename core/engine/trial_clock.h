@@ -38,7 +38,8 @@ class CacheFlush {
   std::unique_ptr<Buffer> buffer_;
 };
 
-// Waits for all work on the device (every stream). A no-op on CPU.
+// Waits for all work on the device (every stream); a no-op on CPU. Then a sync point of the request's GPU
+// share lock, if it has one (gpu_share.h).
 void synchronize(const c10::Device& device);
 
 // False when the device cannot run work any more (a sticky CUDA error such as an illegal address: the

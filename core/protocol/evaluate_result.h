@@ -148,6 +148,11 @@ struct RuntimeFlag {
   bool operator==(const RuntimeFlag&) const = default;
 };
 
+struct GpuShareWaits {
+  double sharedWaitS = 0, exclusiveWaitS = 0;
+  bool operator==(const GpuShareWaits&) const = default;
+};
+
 struct EvaluateResult {
   std::string codeHash;  // "sha256:<hex>" of candidate.code
   std::string device;
@@ -162,6 +167,9 @@ struct EvaluateResult {
   // True"); the reference ran under them too. The runner restores them after the request.
   std::vector<std::string> torchSettingsChanged;
   std::vector<RuntimeFlag> runtimeFlags;  // what the probes found (empty in results of older runners)
+  // Set when the request shared the GPU with other runners (options.gpu_share): seconds it waited for the
+  // lock, shared (checks) and alone (timing and profile, which ran with no other runner's work).
+  std::optional<GpuShareWaits> gpuShare;
   // Per probe, what it measured or why it did not run: {"repeat-calls": {"ran": true, ...}, ...}.
   nlohmann::ordered_json probes = nlohmann::ordered_json::object();
   bool operator==(const EvaluateResult&) const = default;

@@ -47,6 +47,9 @@ struct Options {
   std::string scratch;                 // working directory; empty: <tmp>/kscope-runner-<pid>/<id>
   std::string cache;                   // build cache root ("~" expands); empty: ~/.cache/kernelscope/build
   std::optional<double> atol, rtol;    // override the tolerance of the output dtype
+  // A lock file runners on one GPU share (kscope batch --timing-jobs): checks hold it shared, timing and
+  // profile alone. Empty: this runner assumes the GPU is its own.
+  std::string gpuShare;
   std::optional<bool> profileKernels;  // list the GPU kernels of one call per model; default: on for cuda
   bool operator==(const Options&) const = default;
 };

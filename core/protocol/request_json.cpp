@@ -100,12 +100,14 @@ Json toJson(const Options& o) {
   if (o.atol) j["atol"] = *o.atol;
   if (o.rtol) j["rtol"] = *o.rtol;
   if (o.profileKernels) j["profile_kernels"] = *o.profileKernels;
+  if (!o.gpuShare.empty()) j["gpu_share"] = o.gpuShare;
   return j;
 }
 
 Options optionsFrom(const Fields& f) {
   f.rejectUnknown(
-      {"device", "seeds", "trials", "warmup", "seed", "scratch", "cache", "atol", "rtol", "profile_kernels"});
+      {"device", "seeds", "trials", "warmup", "seed", "scratch", "cache", "atol", "rtol", "profile_kernels",
+       "gpu_share"});
   Options o;
   o.device = f.strOr("device", "");
   if (!o.device.empty() && o.device != "cuda" && o.device != "cpu")
@@ -122,6 +124,7 @@ Options optionsFrom(const Fields& f) {
     if (f.has(key) && !(f.number(key) >= 0))
       throw DecodeError{"options." + std::string(key) + ": must be >= 0"};
   o.profileKernels = f.optBoolean("profile_kernels");
+  o.gpuShare = f.strOr("gpu_share", "");
   return o;
 }
 

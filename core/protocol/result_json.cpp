@@ -254,6 +254,10 @@ EvaluateResult evaluateFrom(const Fields& f) {
   r.torchSettingsChanged = f.strings("torch_settings_changed");
   for (const Fields& flag : f.objects("runtime_flags")) r.runtimeFlags.push_back(runtimeFlagFrom(flag));
   if (f.has("probes")) r.probes = f.raw("probes");
+  if (f.has("gpu_share")) {
+    const Fields share = f.object("gpu_share");
+    r.gpuShare = GpuShareWaits{share.number("shared_wait_s"), share.number("exclusive_wait_s")};
+  }
   return r;
 }
 
@@ -288,6 +292,8 @@ Json toJson(const EvaluateResult& r) {
   j["torch_settings_changed"] = r.torchSettingsChanged;
   j["runtime_flags"] = arrayOf(r.runtimeFlags, runtimeFlagJson);
   j["probes"] = r.probes;
+  if (r.gpuShare)
+    j["gpu_share"] = {{"shared_wait_s", r.gpuShare->sharedWaitS}, {"exclusive_wait_s", r.gpuShare->exclusiveWaitS}};
   return j;
 }
 

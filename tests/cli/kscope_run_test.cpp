@@ -2,8 +2,9 @@
 // next to kscope (skipped when the build has no runner: KSCOPE_ENGINE off). Every command gets a store in
 // the test's temporary folder, or --no-store, and XDG_DATA_HOME/XDG_CACHE_HOME/KSCOPE_RESULTS_DB pointing
 // there too, so nothing is written to the user's database or caches.
-#include <chrono>
 #include <algorithm>
+#include <chrono>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -231,6 +232,36 @@ TEST_F(KscopeRunCli, BatchWritesOneLinePerCandidateAndResumes) {
   EXPECT_EQ(lines[1]["candidate"], "bad");
   EXPECT_EQ(lines[1]["outcome"], "incorrect");
   EXPECT_EQ(after.back(), '\n');
+}
+
+// --timing-jobs 2: two runners evaluate at once, sharing the device through the batch's lock file; every
+// entry is written once (in the order they finish) and its result says how long it waited for the lock.
+TEST_F(KscopeRunCli, BatchWithTimingJobsRunsEntriesSideBySideUnderTheGpuShareLock) {
+  REQUIRE_RUNNER();
+  const fs::path run = writeRun(
+      "three.kscope.jsonl",
+      {{1, 1, program("Model", "torch.relu(x)"),
+        {{"good", program("ModelNew", "torch.clamp_min(x, 0.0)")}, {"same", program("ModelNew", "torch.relu(x)")}}},
+       {1, 2, program("Model", "x * 2.0"), {{"bad", program("ModelNew", "x * 3.0")}}}});
+  const fs::path out = dir_ / "results.jsonl";
+  const Result r = kscopeHere("batch " + quoted(run) + " --device cpu --trials 3 --seeds 2 --timing-jobs 2 --out " +
+                              quoted(out) + " --no-store");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::vector<json> lines = jsonLines(out);
+  ASSERT_EQ(lines.size(), 3u) << slurp(out);
+  std::map<std::string, json> byCandidate;
+  for (const json& line : lines) byCandidate[line["candidate"].get<std::string>()] = line;
+  ASSERT_EQ(byCandidate.size(), 3u);
+  EXPECT_EQ(byCandidate["good"]["outcome"], "correct") << byCandidate["good"]["event"];
+  EXPECT_EQ(byCandidate["same"]["outcome"], "correct") << byCandidate["same"]["event"];
+  EXPECT_EQ(byCandidate["bad"]["outcome"], "incorrect") << byCandidate["bad"]["event"];
+  for (const auto& [id, line] : byCandidate) {
+    const json& share = line["event"]["result"]["gpu_share"];
+    ASSERT_TRUE(share.is_object()) << id << ": " << line["event"];
+    EXPECT_GE(share["shared_wait_s"].get<double>(), 0) << id;
+    EXPECT_GE(share["exclusive_wait_s"].get<double>(), 0) << id;
+  }
+  EXPECT_NE(r.err.find("[3/3]"), std::string::npos) << r.err;
 }
 
 // The build stage calls each compiling candidate once (extensions built in forward are built then); a first

@@ -75,6 +75,7 @@ EvaluateResult sampleResult() {
   flag.evidence = {{"stale_after_refill", true}, {"repeat_ms", 0.01}};
   r.runtimeFlags = {flag};
   r.probes = {{"repeat-calls", {{"ran", true}, {"same_storage", true}}}};
+  r.gpuShare = GpuShareWaits{1.25, 0.5};
   return r;
 }
 

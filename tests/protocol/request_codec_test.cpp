@@ -23,6 +23,7 @@ Request fullEvaluate() {
   r.options.atol = 1e-3;
   r.options.rtol = 2e-3;
   r.options.profileKernels = false;
+  r.options.gpuShare = "/tmp/kscope-batch/gpu.lock";
   return r;
 }
 

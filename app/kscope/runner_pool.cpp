@@ -1,0 +1,56 @@
+#include "app/kscope/runner_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ks::cli {
+
+RunnerPool::RunnerPool(const supervisor::SupervisorOptions& base, std::string name, int runners)
+    : base_(base), name_(std::move(name)), runners_(std::max(1, runners)) {}
+
+void RunnerPool::forEach(std::size_t count, const std::function<bool()>& stopRequested,
+                         const std::function<void(std::size_t, supervisor::RunnerSupervisor&)>& work) {
+  if (count == 0) return;
+  const int workers = std::max(1, std::min<int>(runners_, int(count)));
+  std::vector<std::unique_ptr<supervisor::RunnerSupervisor>> supervisors;
+  for (int w = 0; w < workers; ++w) {
+    supervisor::SupervisorOptions o = base_;
+    o.scratchRoot = base_.scratchRoot / (name_ + "-" + std::to_string(w));  // runner-<n> folders would collide
+    supervisors.push_back(std::make_unique<supervisor::RunnerSupervisor>(o));
+  }
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> threads;
+  for (auto& s : supervisors)
+    threads.emplace_back([&, runner = s.get()] {
+      for (std::size_t i; !stopping_ && (i = next++) < count;) work(i, *runner);
+    });
+
+  std::mutex waitMutex;
+  std::condition_variable finished;
+  std::atomic<int> running{workers};
+  std::thread watcher([&] {
+    std::unique_lock lock(waitMutex);
+    while (running > 0) {
+      if (!stopping_ && stopRequested && stopRequested()) {
+        stopping_ = true;
+        for (auto& s : supervisors) s->cancel();
+      }
+      finished.wait_for(lock, std::chrono::milliseconds(100));
+    }
+  });
+  for (auto& t : threads) {
+    t.join();
+    --running;
+  }
+  finished.notify_all();
+  watcher.join();
+  supervisors.clear();  // shuts the runners down
+}
+
+}  // namespace ks::cli
