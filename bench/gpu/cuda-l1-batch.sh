@@ -32,6 +32,19 @@ build=/tmp/kscope-engine-check
 state=/tmp/kscope-gpu
 data=$root/.deps/datasets/h100.jsonl
 mkdir -p "$OUT" "$state"
+# EXCLUDE="3/45 ..." leaves those level/task entries out (a copy of the file without them, outside $state).
+if [[ -n ${EXCLUDE:-} && -f $data ]]; then
+  python3 - "$data" /tmp/kscope-dataset.jsonl $EXCLUDE <<'PY'
+import json, sys
+src, dst, *drop = sys.argv[1:]
+with open(src) as f, open(dst, "w") as out:
+    for line in f:
+        r = json.loads(line)
+        if f"{r['level_id']}/{r['task_id']}" not in drop:
+            out.write(line)
+PY
+  data=/tmp/kscope-dataset.jsonl
+fi
 export XDG_CACHE_HOME=$state/xdg  # the runner's build cache: <XDG_CACHE_HOME>/kernelscope/build
 log() { echo "== $(date +%T) $*" | tee -a "$OUT/session.log"; }
 left() { echo $((total - SECONDS)); }

@@ -40,6 +40,9 @@ ExitStatus statusOf(int status) {
 }  // namespace
 
 std::string ExitStatus::describe() const {
+  if (abandoned)
+    return "was killed by " + signalName(signal) + " and had still not exited " +
+           std::to_string(int(kKillGraceSeconds)) + " s later (stuck in the kernel or GPU driver?)";
   if (signal != 0) return "was killed by " + signalName(signal);
   return "exited with status " + std::to_string(exitCode);
 }
@@ -180,10 +183,20 @@ ExitStatus ChildProcess::waitOrKill(double seconds) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   if (!exit_) {
     killGroup();
-    int status = 0;
-    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    const auto grace = std::chrono::steady_clock::now() + std::chrono::duration<double>(kKillGraceSeconds);
+    while (!tryWait() && std::chrono::steady_clock::now() < grace)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (!exit_) {
+      std::thread([pid = pid_] {
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+      }).detach();
+      ExitStatus abandoned;
+      abandoned.signal = SIGKILL;
+      abandoned.abandoned = true;
+      exit_ = abandoned;
     }
-    exit_ = statusOf(status);
   }
   return *exit_;
 }

@@ -25,8 +25,14 @@ struct SpawnSpec {
 struct ExitStatus {
   int exitCode = -1;             // when it exited
   int signal = 0;                // when a signal killed it
+  bool abandoned = false;        // SIGKILLed, but still not gone kKillGraceSeconds later: no longer waited for
   std::string describe() const;  // "exited with status 3", "was killed by SIGSEGV (segmentation fault)"
 };
+
+// How long a SIGKILLed child may take to go. A process whose GPU kernel hangs can sit in the driver long
+// after SIGKILL (a CUDA-L1 program on the H100 held a batch's build stage for over 500 s); past this, a
+// thread of its own reaps it and the caller goes on.
+inline constexpr double kKillGraceSeconds = 30;
 
 class ChildProcess {
  public:
@@ -47,7 +53,7 @@ class ChildProcess {
 
   void killGroup();                     // SIGKILL to the whole process group
   std::optional<ExitStatus> tryWait();  // reaps without blocking; the status once it has ended
-  // Waits up to `seconds` for it to end, then kills the group and reaps it.
+  // Waits up to `seconds` for it to end, then kills the group and reaps it, or abandons it (see ExitStatus).
   ExitStatus waitOrKill(double seconds);
 
  private:

@@ -212,18 +212,20 @@ struct RunnerSupervisor::Impl {
   protocol::ErrorEvent endRunner(LoopEnd end, const std::string& id, const std::string& phase, double waited,
                                  const std::string& context) {
     std::optional<ExitStatus> status;
+    std::string stuck;  // a killed runner that would not go
     if (end == LoopEnd::ChildEnded || end == LoopEnd::Done) {
       status = child->waitOrKill(2);
     } else {
       child->killGroup();
-      child->waitOrKill(0);
+      if (const ExitStatus killed = child->waitOrKill(0); killed.abandoned)
+        stuck = "; kscope-runner " + killed.describe();
     }
     drainStderr();
     protocol::ErrorEvent e;
     switch (end) {
       case LoopEnd::Deadline:
-        e = makeError(id, ErrorKind::Timeout, "timed out after " + formatSeconds(waited) + " s " + context,
-                      phase);
+        e = makeError(id, ErrorKind::Timeout,
+                      "timed out after " + formatSeconds(waited) + " s " + context + stuck, phase);
         break;
       case LoopEnd::Cancelled:
         e = makeError(id, ErrorKind::Cancelled, "cancelled " + context, phase);
