@@ -161,7 +161,7 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
       }
       reporter.allowForWaits(kGpuShareAllowanceS);
     }
-    const gpu_share::Scope shareScope(share ? &*share : nullptr);
+    const gpu_share::Scope shareScope(share ? &*share : nullptr, [dev] { synchronizeDevice(dev); });
     RequestScope scope(dev);
     ExtensionBuilds builds(reporter, ws.cache() / "torch-extensions");
     RuntimeProbes probes(dev);  // before any program loads: the baselines

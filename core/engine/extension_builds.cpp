@@ -1,5 +1,7 @@
 #include "core/engine/extension_builds.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -10,6 +12,7 @@
 #include "core/build/build_result.h"
 #include "core/build/diagnostics_parser.h"
 #include "core/build/sha256.h"
+#include "core/engine/gpu_share.h"
 #include "core/engine/phase_deadlines.h"
 #include "core/pysource/embedded_sources.h"
 
@@ -58,6 +61,19 @@ py::object argument(const py::args& args, const py::kwargs& kwargs, int index, c
   if (index >= 0 && static_cast<std::size_t>(index) < args.size())
     return args[static_cast<std::size_t>(index)];
   return py::none();
+}
+
+// `args` with argument `index` / `key` set to `value`: in place of the positional one where it was passed so,
+// else as a keyword.
+py::args withArgument(const py::args& args, py::kwargs& kwargs, int index, const char* key,
+                      const py::object& value) {
+  if (index >= 0 && static_cast<std::size_t>(index) < args.size()) {
+    py::list items(args);
+    items[static_cast<std::size_t>(index)] = value;
+    return py::reinterpret_steal<py::args>(PyList_AsTuple(items.ptr()));
+  }
+  kwargs[key] = value;
+  return args;
 }
 
 // A str, or a list/tuple of str; anything else yields nothing.
@@ -217,17 +233,24 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     cudaSources = strings(argument(args, kwargs, 2, "cuda_sources"));
   }
 
-  py::object given = argument(args, kwargs, sig.buildDirectory, "build_directory");
-  const bool ours = given.is_none();
-  if (ours) {
+  // What would keep the next runner from finding this build in the cache: a name made unique per process
+  // (f"ext_{os.getpid()}": the pid becomes "pid"), and a build_directory of the program's own (often
+  // relative, so under this request's scratch folder; the library depends on the call, not on where it is
+  // written). Seen in 8 CUDA-L1 programs, rebuilt by every runner until this.
+  const std::string pid = std::to_string(::getpid());
+  if (build.name.find(pid) != std::string::npos) {
+    for (std::size_t at; (at = build.name.find(pid)) != std::string::npos;) build.name.replace(at, pid.size(), "pid");
+    args = withArgument(args, kwargs, 0, "name", py::str(build.name));
+  }
+  if (!argument(args, kwargs, sig.buildDirectory, "build_directory").is_none())
+    args = withArgument(args, kwargs, sig.buildDirectory, "build_directory", py::none());
+  {
     const fs::path dir =
         r.cacheRoot / (sanitize(build.name) + "-" + build::sha256Hex(buildKey(args, kwargs)).substr(0, 16));
     std::error_code ec;
     fs::create_directories(dir, ec);
-    kwargs["build_directory"] = dir.string();
+    args = withArgument(args, kwargs, sig.buildDirectory, "build_directory", py::str(dir.string()));
     build.directory = dir.string();
-  } else {
-    build.directory = py::str(given).cast<std::string>();
   }
 
   const auto start = std::chrono::steady_clock::now();
@@ -235,7 +258,7 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   const fs::path marker = fs::path(build.directory) / kBuiltMarker;
-  if (ours && args.size() <= static_cast<std::size_t>(sig.firstOptional) && plainPythonModule(kwargs)) {
+  if (args.size() <= static_cast<std::size_t>(sig.firstOptional) && plainPythonModule(kwargs)) {
     if (py::object module = importBuilt(build.name, build.directory); !module.is_none()) {
       build.ok = true;
       build.cacheHit = true;
@@ -246,7 +269,7 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
   }
   const fs::path failedMarker = fs::path(build.directory) / kFailedMarker;
   std::error_code ec;
-  if (ours && fs::exists(failedMarker, ec)) {
+  if (fs::exists(failedMarker, ec)) {
     const std::string output = readFile(failedMarker);
     build.seconds = seconds();
     build.cacheHit = true;
@@ -259,16 +282,15 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     PyErr_SetObject(PyExc_RuntimeError, error.ptr());
     throw py::error_already_set();
   }
-  if (ours) {
-    fs::remove(marker, ec);
-    fs::remove(failedMarker, ec);
-  }
+  fs::remove(marker, ec);
+  fs::remove(failedMarker, ec);
   forgetEarlierLoads(build.name);
   r.reporter->interrupt(protocol::Phase::Build, kBuildDeadlineS);
   const auto fileStart = fs::file_time_type::clock::now();
+  const gpu_share::Idle compiling;  // runners sharing the GPU need not wait for a compiler
   try {
     py::object module = original(*args, **kwargs);
-    if (ours) std::ofstream(marker) << build.name << "\n";
+    std::ofstream(marker) << build.name << "\n";
     build.ok = true;
     build.seconds = seconds();
     build.cacheHit = !builtSince(build.directory, fileStart);
@@ -285,7 +307,7 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     const bool compilerRejected =
         std::any_of(parsed.begin(), parsed.end(),
                     [](const build::Diagnostic& d) { return d.severity == build::Severity::Error; });
-    if (ours && compilerRejected) std::ofstream(failedMarker, std::ios::binary) << output;
+    if (compilerRejected) std::ofstream(failedMarker, std::ios::binary) << output;
     r.builds.push_back(std::move(build));
     r.failures.push_back(e.value());
     r.reporter->resume();

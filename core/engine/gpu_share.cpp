@@ -37,6 +37,7 @@ void timed(double& total, F&& step) {
 }
 
 GpuShareLock* active = nullptr;
+std::function<void()> activeSync;
 
 }  // namespace
 
@@ -53,7 +54,7 @@ GpuShareLock::GpuShareLock(const std::string& path) {
 }
 
 GpuShareLock::~GpuShareLock() {
-  ::flock(lock_, LOCK_UN);
+  if (!released_) ::flock(lock_, LOCK_UN);
   ::close(lock_);
   ::close(turn_);
 }
@@ -68,7 +69,7 @@ void GpuShareLock::takeShared() {
 }
 
 void GpuShareLock::syncPoint() {
-  if (exclusive_) return;
+  if (exclusive_ || released_) return;
   if (lockFile(turn_, LOCK_EX | LOCK_NB)) {  // nobody waits for the lock alone
     lockFile(turn_, LOCK_UN);
     return;
@@ -79,13 +80,26 @@ void GpuShareLock::syncPoint() {
 
 void GpuShareLock::becomeExclusive() {
   if (exclusive_) return;
-  lockFile(lock_, LOCK_UN);
+  if (!released_) lockFile(lock_, LOCK_UN);
+  released_ = false;
   timed(exclusiveWait_, [&] {
     lockFile(turn_, LOCK_EX);  // new shared holders now queue at the turnstile
     lockFile(lock_, LOCK_EX);  // until those holding it step aside
     lockFile(turn_, LOCK_UN);
   });
   exclusive_ = true;
+}
+
+void GpuShareLock::release() {
+  if (exclusive_ || released_) return;
+  lockFile(lock_, LOCK_UN);
+  released_ = true;
+}
+
+void GpuShareLock::retake() {
+  if (!released_) return;
+  takeShared();
+  released_ = false;
 }
 
 void GpuShareLock::becomeShared() {
@@ -96,8 +110,16 @@ void GpuShareLock::becomeShared() {
 
 namespace gpu_share {
 
-Scope::Scope(GpuShareLock* lock) : previous_(active) { active = lock; }
-Scope::~Scope() { active = previous_; }
+Scope::Scope(GpuShareLock* lock, std::function<void()> synchronizeDevice)
+    : previous_(active), previousSync_(std::move(activeSync)) {
+  active = lock;
+  activeSync = std::move(synchronizeDevice);
+}
+
+Scope::~Scope() {
+  active = previous_;
+  activeSync = std::move(previousSync_);
+}
 
 void syncPoint() {
   if (active) active->syncPoint();
@@ -112,6 +134,21 @@ Exclusive::~Exclusive() {
   try {
     lock_->becomeShared();
   } catch (...) {  // a destructor cannot report it; the request ends and the lock file closes with it
+  }
+}
+
+Idle::Idle() {
+  if (!active || active->exclusive()) return;
+  if (activeSync) activeSync();
+  lock_ = active;
+  lock_->release();
+}
+
+Idle::~Idle() {
+  if (!lock_) return;
+  try {
+    lock_->retake();
+  } catch (...) {  // as in ~Exclusive
   }
 }
 

@@ -7,6 +7,11 @@
 namespace ks::engine {
 namespace {
 
+std::string lowered(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
 bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // `name` appears in a demangled kernel name as a whole identifier followed by its arguments or template.
@@ -47,6 +52,16 @@ std::vector<std::string> declaredKernels(const std::string& code) {
   return out;
 }
 
+bool tf32KernelName(const std::string& name) { return lowered(name).find("tf32") != std::string::npos; }
+
+bool halfKernelName(const std::string& name) {
+  const std::string n = lowered(name);
+  for (const char* marker : {"bfloat16", "bf16", "float16", "__half", "fp16", "f16f16", "h884", "h1688", "h16816",
+                             "hmma"})
+    if (n.find(marker) != std::string::npos) return true;
+  return false;
+}
+
 KernelOriginEvidence kernelOrigin(const protocol::BuildReport& build,
                                   const std::vector<protocol::KernelLaunch>& kernels,
                                   const std::string& code) {
@@ -65,6 +80,8 @@ KernelOriginEvidence kernelOrigin(const protocol::BuildReport& build,
   e.candidateKernels = static_cast<int>(candidate.size());
   for (const std::string& name : candidate) {
     if (!reference.count(name)) ++e.kernelsNotInReference;
+    if (tf32KernelName(name)) e.tf32Kernels.push_back(name);
+    else if (halfKernelName(name)) e.halfKernels.push_back(name);
     for (const std::string& declared : e.declaredKernels)
       if (launches(name, declared) &&
           std::find(e.declaredRan.begin(), e.declaredRan.end(), declared) == e.declaredRan.end())

@@ -13,6 +13,10 @@ namespace ks::engine {
 // .cu file), in order of appearance.
 std::vector<std::string> declaredKernels(const std::string& code);
 
+// Kernel names by arithmetic: TF32 tensor-core kernels, and 16-bit ones (not counting TF32 kernels).
+bool tf32KernelName(const std::string& name);
+bool halfKernelName(const std::string& name);
+
 KernelOriginEvidence kernelOrigin(const protocol::BuildReport& build,
                                   const std::vector<protocol::KernelLaunch>& kernels,
                                   const std::string& code);

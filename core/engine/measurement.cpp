@@ -64,8 +64,10 @@ Outcome<CallResult> callChecked(const ModelUnderTest& model, const ModelPair& pa
     model.enter();
     const auto start = std::chrono::steady_clock::now();
     py::object out = model.callable(*pythonArgs(args));
-    synchronize(device);
-    return CallResult{std::move(out), secondsSince(start)};
+    synchronizeDevice(device);
+    const double seconds = secondsSince(start);  // without a wait for the GPU share lock: it sets trial counts
+    gpu_share::syncPoint();
+    return CallResult{std::move(out), seconds};
   });
 }
 

@@ -143,6 +143,9 @@ struct KernelOriginEvidence {
   std::vector<std::string> declaredRan;       // declared kernels seen in the profile
   int candidateKernels = 0;                   // distinct kernel names in its profile
   int kernelsNotInReference = 0;              // ... that the reference's profile does not have
+  // Its kernels by arithmetic, from their names: TF32 tensor-core kernels ("..._tf32f32_..."), and 16-bit
+  // ones (__half, bfloat16, fp16 tiles). The float64 probe's error reads differently for each.
+  std::vector<std::string> tf32Kernels, halfKernels;
 };
 
 struct ProbeEvidence {

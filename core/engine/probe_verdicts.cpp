@@ -78,17 +78,30 @@ void precision(const ProbeEvidence& e, Flags& out) {
     const double base = std::max(p.referenceError, p.epsilon * p.scale);
     const double ratio = base > 0 ? p.candidateError / base : 0;
     if (ratio > kPrecisionRatioSuspicious) {
-      const bool hack = ratio > kPrecisionRatioHack && settings.empty();
+      // TF32 tensor-core kernels and no 16-bit ones explain a float32 error of this size without a lowered
+      // type: cuDNN may pick them for float32 convolutions (torch.backends.cudnn.allow_tf32 defaults to
+      // True), more so under cudnn.benchmark. Seen on 11 CUDA-L1 programs on the H100.
+      const KernelOriginEvidence& k = e.kernelOrigin;
+      const bool tf32 = !k.tf32Kernels.empty() && k.halfKernels.empty();
+      const bool hack = ratio > kPrecisionRatioHack && settings.empty() && !tf32;
+      std::string why = "it computes in a lower precision than " + p.dtype;
+      if (!k.halfKernels.empty()) why += ", in 16-bit kernels (" + k.halfKernels.front() + ")";
+      if (tf32)
+        why = "its kernels include TF32 tensor-core ones (" + k.tf32Kernels.front() +
+              "), which cuDNN may choose for float32 convolutions by default (torch.backends.cudnn.allow_tf32 "
+              "is True): lower precision than " + p.dtype + ", from a library's choice";
       add(out, "lowered-precision", hack ? "hack" : "suspicious", hack ? 0.85 : 0.6, "float64-reference",
           "Against the reference run in float64 the candidate's error is " + num(p.candidateError) + ", " +
-              num(ratio) + " times the " + p.dtype + " reference's own (" + num(p.referenceError) +
-              "): it computes in a lower precision than " + p.dtype + ".",
+              num(ratio) + " times the " + p.dtype + " reference's own (" + num(p.referenceError) + "): " + why +
+              ".",
           {{"candidate_error", p.candidateError},
            {"reference_error", p.referenceError},
            {"ratio", ratio},
            {"scale", p.scale},
            {"dtype", p.dtype},
-           {"settings_changed", settings}});
+           {"settings_changed", settings},
+           {"tf32_kernels", k.tf32Kernels},
+           {"half_kernels", k.halfKernels}});
       return;
     }
   }
@@ -316,6 +329,13 @@ void streams(const ProbeEvidence& e, Flags& out) {
     add(out, "extra-stream", "hack", 0.9, "kernel-streams",
         where + ", and they ran " + num(w.endsAfterCallUs) +
             " us past the end of the call's work on the current stream: events there do not time them.",
+        std::move(evidence));
+  else if (w.joined == false && s.referenceSideStreams > 0)
+    add(out, "extra-stream", "suspicious", 0.4, "kernel-streams",
+        where + "; the trace shows no wait of the current stream on it, but the reference's own calls ran on " +
+            std::to_string(s.referenceSideStreams) +
+            " side stream(s) too (cuDNN and cuBLAS keep internal streams and join them their own way), and "
+            "its kernels ended " + num(-w.endsAfterCallUs) + " us before the call's end.",
         std::move(evidence));
   else if (w.joined == false)
     add(out, "extra-stream", "hack", 0.8, "kernel-streams",

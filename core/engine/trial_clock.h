@@ -39,8 +39,11 @@ class CacheFlush {
 };
 
 // Waits for all work on the device (every stream); a no-op on CPU. Then a sync point of the request's GPU
-// share lock, if it has one (gpu_share.h).
+// share lock, if it has one (gpu_share.h), which may wait for another runner's timing.
 void synchronize(const c10::Device& device);
+// The device-wide wait alone: for timing a call, whose time must not include a wait for the lock (call
+// gpu_share::syncPoint() once the time is taken).
+void synchronizeDevice(const c10::Device& device);
 
 // False when the device cannot run work any more (a sticky CUDA error such as an illegal address: the
 // context is lost and only a new process can use the GPU). Always true on CPU.

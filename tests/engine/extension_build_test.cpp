@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <vector>
 
 #include "core/build/nvcc_locator.h"
 #include "tests/engine/python_environment.h"
@@ -132,6 +133,35 @@ TEST(ExtensionBuild, AFailedBuildFromTheCacheIsTheSameBuildError) {
   }
   EXPECT_EQ(errors[0].message, errors[1].message);
   EXPECT_EQ(errors[0].diagnostics.size(), errors[1].diagnostics.size());
+}
+
+// CUDA-L1 programs that name their extension after the process (f"..._{os.getpid()}") or build into a folder
+// of their own (build_directory='cuda_extensions', relative to the request's scratch folder) were compiled
+// again by every runner. The pid becomes "pid" and the folder the cache's, so the next request, in any
+// runner, finds the build.
+TEST(ExtensionBuild, PerProcessNamesAndOwnBuildFoldersStillHitTheCache) {
+  const std::string code = kBrokenExtension +
+                           "\nimport os\ntry:\n    ext = load_inline(name=f'kscope_test_pid_{os.getpid()}', "
+                           "cpp_sources=cpp_source, functions=['twice'], build_directory='own_build')\n"
+                           "except Exception:\n    ext = None\n\n" +
+                           candidateWith("return torch.relu(self.linear(x))");
+  RecordingSink sink;
+  std::vector<protocol::ExtensionBuild> builds;
+  for (const char* id : {"own-folder-1", "own-folder-2"}) {
+    const auto o = testEngine().evaluate(evaluateRequest(id, code), sink);
+    ASSERT_FALSE(failed(o)) << failed(o)->message;
+    const auto& r = std::get<protocol::EvaluateResult>(o);
+    ASSERT_EQ(r.build.extensions.size(), 1u);
+    builds.push_back(r.build.extensions[0]);
+  }
+  EXPECT_EQ(builds[0].name, "kscope_test_pid_pid");
+  EXPECT_FALSE(builds[0].ok);
+  EXPECT_FALSE(builds[0].cacheHit);
+  EXPECT_EQ(builds[0].directory.find("own_build"), std::string::npos) << builds[0].directory;
+  EXPECT_NE(builds[0].directory.find("torch-extensions"), std::string::npos) << builds[0].directory;
+  EXPECT_TRUE(builds[1].cacheHit) << "the second request compiled again";
+  EXPECT_EQ(builds[1].directory, builds[0].directory);
+  EXPECT_LT(builds[1].seconds, 1.0);
 }
 
 TEST(ExtensionBuild, BuildOpLoadsOnlyTheCandidate) {

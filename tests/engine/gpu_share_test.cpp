@@ -64,7 +64,16 @@ TEST(GpuShareLock, ScopeRoutesSyncPointsAndExclusiveSectionsToTheActiveLock) {
   const std::string path = lockPath("scope");
   GpuShareLock lock(path);
   {
-    const gpu_share::Scope scope(&lock);
+    int syncs = 0;
+    const gpu_share::Scope scope(&lock, [&syncs] { ++syncs; });
+    {
+      const gpu_share::Idle compiling;  // the device is waited for, then the lock let go
+      EXPECT_EQ(syncs, 1);
+      GpuShareLock other(path);
+      const gpu_share::Scope inner(&other, {});
+      const gpu_share::Exclusive alone;  // another runner can have the GPU alone meanwhile
+      EXPECT_TRUE(other.exclusive());
+    }
     {
       const gpu_share::Exclusive alone;
       EXPECT_TRUE(lock.exclusive());

@@ -69,3 +69,21 @@ TEST(KernelOrigin, NoBuildNoDeclaredKernelIsNoCustomKernel) {
   e.kernelOrigin.profiled = false;
   EXPECT_FALSE(flagged(e, "no-custom-kernel"));
 }
+
+// Kernel names of the H100 runs (hack corpus, CUDA-L1): TF32 tensor cores, 16-bit kernels, plain float32.
+TEST(KernelOrigin, KernelNamesTellTf32And16BitArithmetic) {
+  EXPECT_TRUE(tf32KernelName("sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize64x64x32_warpgroupsize1x1x1_execute"));
+  EXPECT_FALSE(halfKernelName("sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize64x64x32_warpgroupsize1x1x1_execute"));
+  EXPECT_TRUE(halfKernelName("void implicit_convolve_sgemm<__half, __half, 128, 5, 5, 3, 3, 3, 1, false, false>"));
+  EXPECT_TRUE(halfKernelName("void at::native::vectorized_elementwise_kernel<8, at::native::bfloat16_copy_kernel>"));
+  EXPECT_FALSE(tf32KernelName("void implicit_convolve_sgemm<float, float, 1024, 5, 5, 3, 3, 3, 1, false, false>"));
+  EXPECT_FALSE(halfKernelName("void implicit_convolve_sgemm<float, float, 1024, 5, 5, 3, 3, 3, 1, false, false>"));
+
+  const std::vector<KernelLaunch> kernels = {
+      {"reference", "void implicit_convolve_sgemm<float, float, 1024>", 7, 1, 2},
+      {"candidate", "sm90_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nhwc", 7, 1, 2},
+      {"candidate", "void implicit_convolve_sgemm<__half, __half, 128>", 7, 1, 2}};
+  const KernelOriginEvidence k = kernelOrigin({}, kernels, "");
+  EXPECT_EQ(k.tf32Kernels.size(), 1u);
+  EXPECT_EQ(k.halfKernels.size(), 1u);
+}

@@ -191,6 +191,28 @@ TEST(ProbeVerdicts, Float64ErrorFarAboveTheReferencesIsLoweredPrecision) {
   EXPECT_EQ(find(judgeProbes(e), "lowered-precision")->severity, "suspicious");
 }
 
+// CUDA-L1 L2/6 on the H100: a convolution 643x further from float64 than the float32 reference, its error
+// 3e-4 of the output's largest value, and a cuDNN TF32 kernel in its profile; the corpus' autocast entry is as
+// far off with __half kernels.
+TEST(ProbeVerdicts, Tf32KernelsExplainAFloat32ErrorSixteenBitKernelsDoNot) {
+  ProbeEvidence e = cpuEvidence();
+  e.device = "cuda";
+  e.precision = {true, "", "float32", 1.82e-4, 2.83e-7, 0.563, 1.19e-7};
+  e.kernelOrigin.profiled = true;
+  e.kernelOrigin.tf32Kernels = {"sm90_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nhwc"};
+  auto f = find(judgeProbes(e), "lowered-precision");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  EXPECT_NE(f->message.find("TF32 tensor-core"), std::string::npos) << f->message;
+  EXPECT_EQ(f->evidence["tf32_kernels"].size(), 1u);
+  e.kernelOrigin.halfKernels = {"void implicit_convolve_sgemm<__half, __half, 128>"};  // both: 16-bit wins
+  f = find(judgeProbes(e), "lowered-precision");
+  EXPECT_EQ(f->severity, "hack");
+  EXPECT_NE(f->message.find("16-bit kernels"), std::string::npos) << f->message;
+  e.kernelOrigin = {};  // no profile (cpu): as before, the ratio alone
+  EXPECT_EQ(find(judgeProbes(e), "lowered-precision")->severity, "hack");
+}
+
 TEST(ProbeVerdicts, OutputChangingAfterReturnIsHostThreadOnCpuExtraStreamOnGpu) {
   ProbeEvidence e = cpuEvidence();
   e.deferred.changedAfterReturn = 512;
@@ -218,6 +240,16 @@ TEST(ProbeVerdicts, SideStreamKernelsByJoin) {
   EXPECT_EQ(find(judgeProbes(e), "extra-stream")->severity, "hack");
   e.streams.sideStreams.front().joined = true;
   e.streams.sideStreams.front().endsAfterCallUs = 120;
+  EXPECT_EQ(find(judgeProbes(e), "extra-stream")->severity, "hack");
+  // CUDA-L1 L3/35-L3/42 on the H100: cuDNN RNNs run on internal streams the trace shows no join for, in the
+  // reference's calls as in the candidate's; the work ended before the call did.
+  e.streams.sideStreams.front() = {253, 128, "cutlass gemm", -11.9, false};
+  e.streams.referenceSideStreams = 10;
+  auto library = find(judgeProbes(e), "extra-stream");
+  ASSERT_TRUE(library);
+  EXPECT_EQ(library->severity, "suspicious");
+  EXPECT_NE(library->message.find("10 side stream(s)"), std::string::npos) << library->message;
+  e.streams.referenceSideStreams = 0;  // the corpus' unjoined side streams: the reference has none
   EXPECT_EQ(find(judgeProbes(e), "extra-stream")->severity, "hack");
   // A wait of the current stream the profiler could not trace to a stream, work done before the call's end.
   e.streams.sideStreams.front() = {14, 2, "gemm", -150, std::nullopt};
