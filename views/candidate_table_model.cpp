@@ -157,6 +157,7 @@ void CandidateTableModel::computeFlagValues() {
   m_familyIds.clear();
   for (const auto& family : flagFamilies()) m_familyIds.emplace_back(family.id);
   m_familyRowCounts.assign(m_familyIds.size(), 0);
+  m_flaggedRows = 0;
   for (std::size_t r = 0; r < m_values.size(); ++r) {
     RowValues& v = m_values[r];
     v.search.resize(v.searchBase);
@@ -181,6 +182,7 @@ void CandidateTableModel::computeFlagValues() {
     for (const Flag& f : m_run->flags(static_cast<int>(r))) add(f.family, severityRank(f.severity));
     if (r < m_runtime.size())
       for (const auto& [family, rank] : m_runtime[r]) add(family, rank);
+    if (v.worstSeverity >= severityRank(FlagSeverity::Suspicious)) ++m_flaggedRows;
   }
 }
 

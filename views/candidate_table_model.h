@@ -69,6 +69,8 @@ class CandidateTableModel : public QAbstractTableModel {
   // Flag families raised in this run (catalog order, then unknown ids), with the number of rows raising each.
   const std::vector<std::string>& familyIds() const { return m_familyIds; }
   const std::vector<int>& familyRowCounts() const { return m_familyRowCounts; }
+  // Rows with a suspicious or hack flag, static or from the newest re-run of their recorded program.
+  int flaggedRows() const { return m_flaggedRows; }
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -92,6 +94,7 @@ class CandidateTableModel : public QAbstractTableModel {
   RuntimeMarks m_runtime;          // the runtime flags the flag values include
   std::vector<std::string> m_familyIds;
   std::vector<int> m_familyRowCounts;
+  int m_flaggedRows = 0;
 };
 
 }  // namespace ks

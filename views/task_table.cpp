@@ -319,7 +319,8 @@ QString TaskTable::summaryText() const {
   const auto candidates = static_cast<int>(m_run->run().candidateCount());
   if (candidates != tasks) parts << counted(candidates, tr("candidate"), tr("candidates"));
   parts << tr("%1 with code").arg(m_run->rowsWithCode());
-  parts << (m_run->flagsChecked() ? tr("%1 flagged").arg(m_run->rowsFlagged()) : tr("flags not checked"));
+  // Static flags and the runtime flags of each row's newest re-run, as the Flags column shows them.
+  parts << (m_run->flagsChecked() ? tr("%1 flagged").arg(m_model->flaggedRows()) : tr("flags not checked"));
   parts << tr("showing %1").arg(shownCount());
   return parts.join(QStringLiteral(" · "));
 }

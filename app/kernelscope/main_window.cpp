@@ -342,6 +342,7 @@ void MainWindow::showRunResult(const RunJob& job, const runs::MeasuredRun& run, 
   m_history->add(job.row, {run, !job.edited});
   m_tasks->refreshMeasured();
   m_charts->refreshMeasured();
+  updateStatus();  // the flagged count includes runtime flags
   if (job.row == m_tasks->currentRow()) {
     m_flags->refreshMeasured();
     showRuntimeFlagsOnCode();
@@ -361,6 +362,7 @@ void MainWindow::showHistory(const std::shared_ptr<const LoadedRun>& run,
   m_tasks->setHistory(m_history);
   m_charts->setHistory(m_history);
   m_flags->setHistory(m_history);
+  updateStatus();
   showRuntimeFlagsOnCode();
   m_measurements->showRow(m_run, m_history, m_tasks->currentRow());
   showProblemsOfShownProgram();

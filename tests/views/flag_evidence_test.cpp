@@ -468,5 +468,19 @@ TEST(FlagMatrix, OnTheCudaL1ReleaseEveryCellAgreesWithTheFlagsOfItsTask) {
             << m.hackTaskCount() << " with a hack\n";
 }
 
+// The status bar's "N flagged" counts what the Flags column shows: static flags, and the runtime flags of each
+// row's newest re-run (L1/2 c has only a benign static flag until its re-run caught a cached output).
+TEST(FlagCounts, TheFlaggedCountIncludesRowsFlaggedOnlyByARerun) {
+  const auto run = flaggedRun();
+  TaskTable table;
+  table.setRun(run);
+  EXPECT_TRUE(table.summaryText().contains(QStringLiteral(" · 3 flagged · "))) << table.summaryText().toStdString();
+  EXPECT_EQ(table.model()->flaggedRows(), run->rowsFlagged());
+  table.setHistory(flaggedHistory(*run));
+  EXPECT_EQ(table.model()->flaggedRows(), 4);
+  EXPECT_TRUE(table.summaryText().contains(QStringLiteral(" · 4 flagged · "))) << table.summaryText().toStdString();
+}
+
 }  // namespace
 }  // namespace ks
+
