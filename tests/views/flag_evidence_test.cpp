@@ -65,26 +65,9 @@ protocol::RuntimeFlag runtimeFlag(const std::string& family, const std::string& 
   return f;
 }
 
-int nextId = 100;
-
 // A correct, timed re-run of the recorded program on cpu whose probes raised `flags`.
 MeasuredHistory::Entry measured(double speedup, std::vector<protocol::RuntimeFlag> flags) {
-  runs::MeasuredRun run;
-  run.row.id = nextId++;
-  run.row.recordedAt = "2026-05-04T10:03:00.000Z";
-  run.row.codeHash = "sha256:recorded";
-  run.row.device = "AMD EPYC";
-  run.row.outcome = "correct";
-  run.row.passed = true;
-  run.row.speedup = speedup;
-  run.row.origin = "kernelscope";
-  protocol::EvaluateResult r;
-  r.device = "cpu";
-  r.correctness.passed = true;
-  r.timing = protocol::Timing{.clock = "wall", .trials = 2, .speedup = speedup};
-  r.runtimeFlags = std::move(flags);
-  run.result = r;
-  return {run, true};
+  return {test::timedRun(speedup, "sha256:recorded", std::move(flags)), true};
 }
 
 // The synthetic run with more static flags:

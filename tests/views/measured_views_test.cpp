@@ -24,32 +24,13 @@
 namespace ks {
 namespace {
 
-int nextId = 1;
-
 runs::MeasuredRun timed(double speedup, const std::string& hash = "sha256:recorded") {
-  runs::MeasuredRun run;
-  run.row.id = nextId++;
-  run.row.recordedAt = "2026-05-04T10:03:00.000Z";
-  run.row.codeHash = hash;
-  run.row.device = "AMD EPYC";
-  run.row.outcome = "correct";
-  run.row.passed = true;
-  run.row.speedup = speedup;
-  run.row.origin = "kernelscope";
-  protocol::EvaluateResult r;
-  r.device = "cpu";
-  r.correctness.passed = true;
-  r.correctness.seeds = {{.seed = 42, .passed = true, .maxAbsErr = 2e-6}};
-  r.timing = protocol::Timing{.clock = "wall", .trials = 2, .speedup = speedup};
-  r.timing->candidate.cv = 0.031;
-  r.timing->candidate.clockGapMs = 0.02;
-  run.result = r;
-  return run;
+  return test::timedRun(speedup, hash);
 }
 
 runs::MeasuredRun failed(protocol::ErrorKind kind, const std::string& message) {
   runs::MeasuredRun run;
-  run.row.id = nextId++;
+  run.row.id = test::nextResultId();
   run.row.codeHash = "sha256:recorded";
   run.row.outcome = "error";
   run.row.errorKind = protocol::errorKindName(kind);

@@ -176,4 +176,31 @@ std::shared_ptr<const LoadedRun> largeRun(int candidates) {
   return std::make_shared<const LoadedRun>(std::move(run), std::move(flags));
 }
 
+std::int64_t nextResultId() {
+  static std::int64_t next = 1;
+  return next++;
+}
+
+runs::MeasuredRun timedRun(double speedup, const std::string& hash, std::vector<protocol::RuntimeFlag> flags) {
+  runs::MeasuredRun run;
+  run.row.id = nextResultId();
+  run.row.recordedAt = "2026-05-04T10:03:00.000Z";
+  run.row.codeHash = hash;
+  run.row.device = "AMD EPYC";
+  run.row.outcome = "correct";
+  run.row.passed = true;
+  run.row.speedup = speedup;
+  run.row.origin = "kernelscope";
+  protocol::EvaluateResult r;
+  r.device = "cpu";
+  r.correctness.passed = true;
+  r.correctness.seeds = {{.seed = 42, .passed = true, .maxAbsErr = 2e-6}};
+  r.timing = protocol::Timing{.clock = "wall", .trials = 2, .speedup = speedup};
+  r.timing->candidate.cv = 0.031;
+  r.timing->candidate.clockGapMs = 0.02;
+  r.runtimeFlags = std::move(flags);
+  run.result = r;
+  return run;
+}
+
 }  // namespace ks::test

@@ -8,7 +8,9 @@
 //   row 5  L3/7  7_MLP                             no candidate
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "core/runs/measured_run.h"
 #include "views/loaded_run.h"
 
 namespace ks::test {
@@ -20,5 +22,12 @@ std::shared_ptr<const LoadedRun> syntheticRun();
 int lineContaining(const std::string& text, const std::string& needle);
 // A run of `candidates` rows over 3 levels with varied speedups, for filter and sort timings.
 std::shared_ptr<const LoadedRun> largeRun(int candidates);
+
+// Store ids for results made in tests, increasing across every helper, so newer means a higher id.
+std::int64_t nextResultId();
+// A correct re-run on cpu with one passing seed, timed at `speedup` (wall clock, CV 3.1 %), of the program
+// with `hash`, whose probes raised `flags`.
+runs::MeasuredRun timedRun(double speedup, const std::string& hash = "sha256:recorded",
+                           std::vector<protocol::RuntimeFlag> flags = {});
 
 }  // namespace ks::test
