@@ -466,4 +466,3 @@ TEST(FlagCounts, TheFlaggedCountIncludesRowsFlaggedOnlyByARerun) {
 
 }  // namespace
 }  // namespace ks
-
