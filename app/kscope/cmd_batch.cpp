@@ -7,6 +7,7 @@
 // Resumable: an entry already in --out with the same task, candidate and code hash is skipped.
 // One JSON line per candidate (keys: docs/cli.md, "kscope batch"); progress on stderr.
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <filesystem>
 #include <mutex>
@@ -208,7 +209,7 @@ int runBatch(const BatchOptions& o) {
     timingOptions.gpuShare = (supervisorOptions.scratchRoot / "gpu-share.lock").string();
   }
   int failure = 0;
-  bool writeFailed = false;
+  std::atomic<bool> writeFailed{false};  // read by the pools' watcher threads
   std::size_t finished = 0;
   std::mutex mutex;
   std::vector<std::size_t> retryAlone;
