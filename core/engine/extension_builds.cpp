@@ -26,11 +26,28 @@ namespace {
 // Positions of the arguments we read, in load_inline(...) and load(...).
 struct Signature {
   bool inlineSources;  // cpp_sources at 1 and cuda_sources at 2 (load_inline); load takes file paths
-  int cflags, cudaCflags, ldflags, buildDirectory;
+  int cflags = -1, cudaCflags = -1, ldflags = -1, buildDirectory = -1, verbose = -1;  // positions; -1: none
   int firstOptional;  // arguments from here on may change what kind of thing is built (is_python_module...)
 };
-constexpr Signature kLoadInline{true, 4, 5, 6, 8, 3};
-constexpr Signature kLoad{false, 2, 3, 4, 6, 2};
+
+// The positions of the arguments we read or replace, from the installed torch's own signature: torch 2.x
+// inserted sycl_sources / extra_sycl_cflags before them, so fixed positions would read the wrong argument
+// of a program that passes them positionally.
+Signature signatureOf(const py::object& function, bool inlineSources) {
+  Signature sig{inlineSources};
+  sig.firstOptional = inlineSources ? 3 : 2;
+  py::list names(py::module_::import("inspect").attr("signature")(function).attr("parameters"));
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string name = py::str(names[i]).cast<std::string>();
+    const int at = static_cast<int>(i);
+    if (name == "extra_cflags") sig.cflags = at;
+    if (name == "extra_cuda_cflags") sig.cudaCflags = at;
+    if (name == "extra_ldflags") sig.ldflags = at;
+    if (name == "build_directory") sig.buildDirectory = at;
+    if (name == "verbose") sig.verbose = at;
+  }
+  return sig;
+}
 
 // Written into a build directory of ours once torch built and imported its module: the library there is
 // complete and matches the directory's key.
@@ -244,6 +261,12 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
   }
   if (!argument(args, kwargs, sig.buildDirectory, "build_directory").is_none())
     args = withArgument(args, kwargs, sig.buildDirectory, "build_directory", py::none());
+  // verbose=True makes torch print the compiler's output (to our stderr) instead of putting it in the
+  // exception: the error would name no file or line, and a failure no compiler error can be read from is
+  // not remembered, so a program that builds the same broken sources once per module instance (CUDA-L1
+  // L3/45: 18 instances, 15 s each on the H100 machine) compiled them every time.
+  if (py::bool_(argument(args, kwargs, sig.verbose, "verbose")))
+    args = withArgument(args, kwargs, sig.verbose, "verbose", py::bool_(false));
   {
     const fs::path dir =
         r.cacheRoot / (sanitize(build.name) + "-" + build::sha256Hex(buildKey(args, kwargs)).substr(0, 16));
@@ -317,8 +340,9 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
 
 void install() {
   py::module_ ext = py::module_::import("torch.utils.cpp_extension");
-  for (auto [name, sig] : {std::pair{"load_inline", kLoadInline}, std::pair{"load", kLoad}}) {
+  for (auto [name, inlineSources] : {std::pair{"load_inline", true}, std::pair{"load", false}}) {
     py::object original = ext.attr(name);
+    const Signature sig = signatureOf(original, inlineSources);
     ext.attr(name) = py::cpp_function(
         [original, sig = sig](py::args args, py::kwargs kwargs) {
           return recordCall(original, sig, args, kwargs);

@@ -164,6 +164,35 @@ TEST(ExtensionBuild, PerProcessNamesAndOwnBuildFoldersStillHitTheCache) {
   EXPECT_LT(builds[1].seconds, 1.0);
 }
 
+// CUDA-L1 L3/45 builds the same broken sources, verbose=True, once per module instance (18 of them). With
+// verbose, torch prints the compiler's output instead of raising it, so nothing told the runner the compiler
+// had rejected the sources and each instance compiled again (18 x 15 s on the H100 machine). The runner turns
+// verbose off: the first build fails with its diagnostics, the others come from the cache.
+TEST(ExtensionBuild, AVerboseFailedBuildIsRememberedForTheNextInstance) {
+  const std::string code = kBrokenExtension +
+                           "\nexts = []\nfor _ in range(3):\n    try:\n"
+                           "        exts.append(load_inline(name='kscope_test_verbose', cpp_sources=cpp_source, "
+                           "functions=['twice'], verbose=True))\n    except Exception:\n        exts.append(None)\n\n" +
+                           candidateWith("return torch.relu(self.linear(x))");
+  RecordingSink sink;
+  const auto o = testEngine().evaluate(evaluateRequest("verbose-3", code), sink);
+  ASSERT_FALSE(failed(o)) << failed(o)->message;
+  const auto& r = std::get<protocol::EvaluateResult>(o);
+  ASSERT_EQ(r.build.extensions.size(), 3u);
+  const protocol::ExtensionBuild& first = r.build.extensions[0];
+  EXPECT_FALSE(first.ok);
+  EXPECT_FALSE(first.cacheHit);
+  ASSERT_FALSE(first.diagnostics.empty()) << "no compiler output in the error: " << first.error;
+  EXPECT_EQ(first.diagnostics[0].pythonLine, kBrokenLine);
+  for (std::size_t i = 1; i < 3; ++i) {
+    const protocol::ExtensionBuild& again = r.build.extensions[i];
+    EXPECT_FALSE(again.ok);
+    EXPECT_TRUE(again.cacheHit) << "instance " << i << " compiled again";
+    EXPECT_LT(again.seconds, 1.0);
+    EXPECT_EQ(again.error, first.error);
+  }
+}
+
 TEST(ExtensionBuild, BuildOpLoadsOnlyTheCandidate) {
   protocol::Request request;
   request.id = "build-op";
