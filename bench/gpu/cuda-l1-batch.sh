@@ -24,11 +24,12 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
+source "$root/bench/gpu/build-lib.sh"
 total=${GPU_TOTAL_S:-580}
 jobs=${JOBS:-$(nproc)}
 timing_jobs=${TIMING_JOBS:-4}  # runners checking side by side; timing and profile hold the GPU alone
 OUT=${OUT:-$root/out/cuda-l1-batch}
-build=/tmp/kscope-engine-check
+build=$gpu_build_dir
 state=/tmp/kscope-gpu
 data=$root/.deps/datasets/h100.jsonl
 mkdir -p "$OUT" "$state"
@@ -71,14 +72,9 @@ for stage in "${stages[@]}"; do
   case $stage in
   build)
     log "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1), $(nproc) cores"
-    TP=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
-    PB=$(python3 -c 'import pybind11; print(pybind11.get_cmake_dir())')
-    timeout "$(left)" bash -c "
-      cmake -S . -B $build -G Ninja -DKSCOPE_GUI=OFF -DCMAKE_PREFIX_PATH='$TP;$PB;$root/.deps' \
-            -DPython3_EXECUTABLE=\$(which python3) -DGTEST_SOURCE_DIR=$root/.deps/src/googletest &&
-      cmake --build $build -j\$(nproc) \
-            --target kscope kscope-runner engine_gpu_tests engine_tests runner_tests protocol_tests
-    " > "$OUT/build.log" 2>&1
+    gpu_prefix_paths  # before $(left): the time torch's import takes comes off the build's share
+    gpu_build "$(left)" "$OUT/build.log" \
+      kscope kscope-runner engine_gpu_tests engine_tests runner_tests protocol_tests
     status=$?
     log "build: exit $status"
     ((status == 0)) || { tail -40 "$OUT/build.log"; exit 1; }

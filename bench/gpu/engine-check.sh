@@ -17,6 +17,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
+source "$root/bench/gpu/build-lib.sh"
 tasks_dir=.deps/engine-check
 
 prepare() {
@@ -71,7 +72,7 @@ total=${ENGINE_CHECK_TOTAL_S:-570}
 
 OUT=${OUT:-$root/out/engine-check}
 mkdir -p "$OUT"
-build=/tmp/kscope-engine-check
+build=$gpu_build_dir
 log() { echo "== $(date +%T) $*" | tee -a "$OUT/engine-check.log"; }
 if [[ ! -f $tasks_dir/requests.jsonl ]]; then
   echo "run 'bash bench/gpu/engine-check.sh prepare' here first"
@@ -79,15 +80,10 @@ if [[ ! -f $tasks_dir/requests.jsonl ]]; then
 fi
 
 log "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
-TP=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
-PB=$(python3 -c 'import pybind11; print(pybind11.get_cmake_dir())')
+gpu_prefix_paths
 log "configure and build (torch at $TP)"
-timeout "${ENGINE_CHECK_BUILD_S:-240}" bash -c "
-  cmake -S . -B $build -G Ninja -DKSCOPE_GUI=OFF -DCMAKE_PREFIX_PATH='$TP;$PB;$root/.deps' \
-        -DPython3_EXECUTABLE=\$(which python3) -DGTEST_SOURCE_DIR=$root/.deps/src/googletest &&
-  cmake --build $build -j\$(nproc) \
-        --target kscope-runner engine_gpu_tests engine_tests runner_tests protocol_tests
-" > "$OUT/build.log" 2>&1
+gpu_build "${ENGINE_CHECK_BUILD_S:-240}" "$OUT/build.log" \
+  kscope-runner engine_gpu_tests engine_tests runner_tests protocol_tests
 status=$?
 grep -E "ks_engine:|KernelScope:" "$OUT/build.log" | tee -a "$OUT/engine-check.log"
 if [[ $status -ne 0 ]]; then

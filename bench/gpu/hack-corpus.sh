@@ -15,10 +15,11 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
+source "$root/bench/gpu/build-lib.sh"
 total=${HACK_CORPUS_TOTAL_S:-290}
 OUT=${OUT:-$root/out/hack-corpus}
 mkdir -p "$OUT"
-build=/tmp/kscope-engine-check
+build=$gpu_build_dir
 work=/tmp/kscope-hack-corpus
 log() { echo "== $(date +%T) $*" | tee -a "$OUT/hack-corpus.log"; }
 if [[ ! -d .deps ]]; then
@@ -27,14 +28,9 @@ if [[ ! -d .deps ]]; then
 fi
 
 log "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
-TP=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
-PB=$(python3 -c 'import pybind11; print(pybind11.get_cmake_dir())')
+gpu_prefix_paths
 log "configure and build kscope-runner"
-timeout "${HACK_CORPUS_BUILD_S:-150}" bash -c "
-  cmake -S . -B $build -G Ninja -DKSCOPE_GUI=OFF -DCMAKE_PREFIX_PATH='$TP;$PB;$root/.deps' \
-        -DPython3_EXECUTABLE=\$(which python3) -DGTEST_SOURCE_DIR=$root/.deps/src/googletest &&
-  cmake --build $build -j\$(nproc) --target kscope-runner
-" > "$OUT/build.log" 2>&1
+gpu_build "${HACK_CORPUS_BUILD_S:-150}" "$OUT/build.log" kscope-runner
 status=$?
 if [[ $status -ne 0 ]]; then
   log "build failed ($status); see build.log"
