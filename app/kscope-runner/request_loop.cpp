@@ -65,6 +65,11 @@ int serveRequests(ProtocolChannel& channel, engine::Engine& engine) {
           return std::pair{true, protocol::toJson(r)};
         });
         break;
+      case protocol::Op::WarmUp:
+        answer(channel, request.id, engine.warmUp(request), [](const protocol::WarmUpResult& r) {
+          return std::pair{true, protocol::toJson(r)};
+        });
+        break;
       case protocol::Op::Shutdown:
         channel.write(ResultEvent{request.id, true, protocol::Json::object()});
         return 0;

@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <torch/cuda.h>
 
+#include <chrono>
 #include <cstdio>
 #include <optional>
 
@@ -18,6 +19,7 @@
 #include "core/engine/runtime_probes.h"
 #include "core/engine/torch_settings.h"
 #include "core/engine/trial_clock.h"
+#include "core/engine/warm_up.h"
 #include "core/engine/workspace.h"
 
 namespace py = pybind11;
@@ -270,6 +272,16 @@ Outcome<protocol::BuildResult> Engine::build(const protocol::Request& request, E
     if (error) return inPhase(*error, reporter);
     r.build = buildReport(builds.builds());
     return r;
+  });
+}
+
+Outcome<protocol::WarmUpResult> Engine::warmUp(const protocol::Request& request) {
+  return guarded<protocol::WarmUpResult>([&]() -> Outcome<protocol::WarmUpResult> {
+    // Resolving cuda starts the CUDA driver in a fresh runner: part of the first step's cost.
+    const auto since = std::chrono::steady_clock::now();
+    Outcome<c10::Device> device = resolveDevice(request.options.device);
+    if (auto* e = failed(device)) return *e;
+    return warmUpDevice(std::get<c10::Device>(device), since, config_.scratchRoot);
   });
 }
 

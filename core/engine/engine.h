@@ -1,6 +1,6 @@
 #pragma once
-// The runner's engine: answers hello, evaluate and build requests (docs/runner-protocol.md) inside the
-// process's embedded Python (python_interpreter.h, started first). One request at a time; a request that
+// The runner's engine: answers hello, evaluate, build and warm_up requests (docs/runner-protocol.md) inside
+// the process's embedded Python (python_interpreter.h, started first). One request at a time; a request that
 // fails yields its error and leaves the engine ready for the next, unless the CUDA context was lost.
 #include <filesystem>
 #include <string>
@@ -25,6 +25,8 @@ class Engine {
   Outcome<protocol::Environment> hello();
   Outcome<protocol::EvaluateResult> evaluate(const protocol::Request& request, EventSink& sink);
   Outcome<protocol::BuildResult> build(const protocol::Request& request, EventSink& sink);
+  // Pays the one-time start-up costs of request.options.device (chosen as evaluate chooses it): warm_up.h.
+  Outcome<protocol::WarmUpResult> warmUp(const protocol::Request& request);
 
   // True after an error that left the CUDA context unusable: report it, then exit.
   bool deviceLost() const { return deviceLost_; }

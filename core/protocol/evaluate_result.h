@@ -182,4 +182,19 @@ struct BuildResult {
   bool operator==(const BuildResult&) const = default;
 };
 
+// One step of `warm_up`: a one-time start-up cost of the device, paid once per runner process.
+struct WarmUpStep {
+  std::string step;    // "cuda_context", "cublas", "cudnn", "profiler"; on cpu "cpu_matmul", "cpu_conv2d"
+  double seconds = 0;  // steady clock, stopped after a device-wide synchronize
+  bool operator==(const WarmUpStep&) const = default;
+};
+
+// Result of `warm_up`: what the runner initialized on the device before the first real request needs it.
+struct WarmUpResult {
+  std::string device;  // "cuda" | "cpu"
+  double seconds = 0;  // the sum of the steps' seconds
+  std::vector<WarmUpStep> steps;
+  bool operator==(const WarmUpResult&) const = default;
+};
+
 }  // namespace ks::protocol

@@ -33,10 +33,12 @@ Decoded<Event> decodeEvent(std::string_view line);
 Json toJson(const Environment& environment);
 Json toJson(const EvaluateResult& result);
 Json toJson(const BuildResult& result);
+Json toJson(const WarmUpResult& result);
 Json helloPayload(const Environment& environment);  // {"environment": ...}
 Decoded<Environment> decodeEnvironment(const Json& json);
 Decoded<EvaluateResult> decodeEvaluateResult(const Json& json);
 Decoded<BuildResult> decodeBuildResult(const Json& json);
+Decoded<WarmUpResult> decodeWarmUpResult(const Json& json);
 Decoded<Environment> decodeHelloPayload(const Json& json);
 
 }  // namespace ks::protocol

@@ -9,7 +9,7 @@
 
 namespace ks::protocol {
 
-enum class Op { Hello, Evaluate, Build, Shutdown };
+enum class Op { Hello, Evaluate, Build, WarmUp, Shutdown };
 
 // One input of a native task: a tensor the runner creates (normal for floats, uniform integers otherwise).
 struct TensorSpec {
@@ -59,10 +59,10 @@ struct Request {
   Op op = Op::Hello;
   std::optional<TaskSpec> task;            // evaluate; build of a native kernel
   std::optional<CandidateSpec> candidate;  // evaluate, build
-  Options options;
+  Options options;  // evaluate, build; warm_up reads options.device only
   bool operator==(const Request&) const = default;
 };
 
-const char* opName(Op op);  // "hello", "evaluate", "build", "shutdown"
+const char* opName(Op op);  // "hello", "evaluate", "build", "warm_up", "shutdown"
 
 }  // namespace ks::protocol

@@ -17,6 +17,8 @@ const char* opName(Op op) {
       return "evaluate";
     case Op::Build:
       return "build";
+    case Op::WarmUp:
+      return "warm_up";
     case Op::Shutdown:
       return "shutdown";
   }
@@ -36,9 +38,9 @@ CodeLanguage languageFrom(const Fields& f, std::string_view key) {
 
 Op opFrom(const Fields& f) {
   const std::string s = f.str("op");
-  for (Op op : {Op::Hello, Op::Evaluate, Op::Build, Op::Shutdown})
+  for (Op op : {Op::Hello, Op::Evaluate, Op::Build, Op::WarmUp, Op::Shutdown})
     if (s == opName(op)) return op;
-  throw DecodeError{"op: expected one of hello, evaluate, build, shutdown, got \"" + s + "\""};
+  throw DecodeError{"op: expected one of hello, evaluate, build, warm_up, shutdown, got \"" + s + "\""};
 }
 
 Json toJson(const TaskSpec& t) {
@@ -134,7 +136,7 @@ std::string encodeRequest(const Request& r) {
   Json j = {{"id", r.id}, {"op", opName(r.op)}};
   if (r.task) j["task"] = toJson(*r.task);
   if (r.candidate) j["candidate"] = toJson(*r.candidate);
-  if (r.op == Op::Evaluate || r.op == Op::Build) j["options"] = toJson(r.options);
+  if (r.op == Op::Evaluate || r.op == Op::Build || r.op == Op::WarmUp) j["options"] = toJson(r.options);
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 

@@ -1,4 +1,4 @@
-// Result payloads: Environment, EvaluateResult, BuildResult to and from JSON (json_codec.h).
+// Result payloads: Environment, EvaluateResult, BuildResult, WarmUpResult to and from JSON (json_codec.h).
 #include <utility>
 
 #include "core/json/json_fields.h"
@@ -299,6 +299,14 @@ Json toJson(const EvaluateResult& r) {
 
 Json toJson(const BuildResult& r) { return {{"code_hash", r.codeHash}, {"build", buildJson(r.build)}}; }
 
+Json toJson(const WarmUpResult& r) {
+  return {{"device", r.device},
+          {"seconds", number(r.seconds)},
+          {"steps", arrayOf(r.steps, [](const WarmUpStep& s) -> Json {
+             return {{"step", s.step}, {"seconds", number(s.seconds)}};
+           })}};
+}
+
 Json helloPayload(const Environment& environment) { return {{"environment", toJson(environment)}}; }
 
 Decoded<Environment> decodeEnvironment(const Json& json) {
@@ -312,6 +320,16 @@ Decoded<EvaluateResult> decodeEvaluateResult(const Json& json) {
 Decoded<BuildResult> decodeBuildResult(const Json& json) {
   return decodeAs(json, "result", [](const Fields& f) {
     return BuildResult{f.str("code_hash"), buildFrom(f.object("build"))};
+  });
+}
+
+Decoded<WarmUpResult> decodeWarmUpResult(const Json& json) {
+  return decodeAs(json, "result", [](const Fields& f) {
+    WarmUpResult r;
+    r.device = f.str("device");
+    r.seconds = f.number("seconds");
+    for (const Fields& s : f.objects("steps")) r.steps.push_back({s.str("step"), s.number("seconds")});
+    return r;
   });
 }
 

@@ -1,6 +1,10 @@
 // CUDA evidence: event timing beside the host clock, poisoned freed memory, the profiler's kernel list,
-// load_inline CUDA builds mapped to Python lines, native .cu kernels. Skipped without a CUDA device.
+// load_inline CUDA builds mapped to Python lines, native .cu kernels; warm_up's CUDA steps. Skipped without a
+// CUDA device.
 #include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
 
 #include "tests/engine/python_environment.h"
 #include "tests/engine/task_programs.h"
@@ -85,6 +89,33 @@ TEST_F(GpuEvaluate, EventsHostClockPoisonAndKernels) {
   }
   EXPECT_TRUE(refKernel && candKernel) << r.kernelsNote;
   EXPECT_EQ(sink.phases.back(), protocol::Phase::Profile);
+}
+
+// The profiler step runs the profiler as the profile phase does; a profile after it still lists kernels.
+TEST_F(GpuEvaluate, WarmUpTimesTheCudaStepsAndTheProfilerStillWorksAfter) {
+  protocol::Request request;
+  request.id = "gpu-warm";
+  request.op = protocol::Op::WarmUp;
+  request.options.device = "cuda";
+  const auto warmed = testEngine().warmUp(request);
+  ASSERT_FALSE(failed(warmed)) << failed(warmed)->message;
+  const auto& w = std::get<protocol::WarmUpResult>(warmed);
+  EXPECT_EQ(w.device, "cuda");
+  std::vector<std::string> names;
+  double sum = 0;
+  for (const auto& step : w.steps) {
+    names.push_back(step.step);
+    EXPECT_GE(step.seconds, 0) << step.step;
+    sum += step.seconds;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"cuda_context", "cublas", "cudnn", "profiler"}));
+  EXPECT_NEAR(w.seconds, sum, 1e-9);
+
+  RecordingSink sink;
+  const auto r = ok(testEngine().evaluate(
+      onCuda(evaluateRequest("gpu-after-warm", candidateWith("return self.linear(x).clamp_min(0)"))), sink));
+  EXPECT_TRUE(r.correctness.passed);
+  EXPECT_FALSE(r.kernels.empty()) << r.kernelsNote;
 }
 
 TEST_F(GpuEvaluate, StaleReferenceMemoryIsPoisoned) {

@@ -117,6 +117,69 @@ TEST_F(RunnerProcessTest, ServesSeveralRequestsInOneProcess) {
   EXPECT_EQ(runner_->wait(), 0);
 }
 
+// What a long-lived runner is sent right after `ready`: on CPU its steps are a small matmul and conv2d, timed
+// back to back, and the runner goes on serving evaluate requests.
+TEST_F(RunnerProcessTest, WarmUpOnCpuTimesItsStepsAndTheRunnerServesOn) {
+  auto warm = roundTrip(R"({"id": "w", "op": "warm_up", "options": {"device": "cpu"}})", "w");
+  ASSERT_EQ(warm.size(), 1u);  // no phase events: the supervisor's answer deadline applies
+  ASSERT_TRUE(std::holds_alternative<ResultEvent>(warm.back()));
+  const auto& warmResult = std::get<ResultEvent>(warm.back());
+  EXPECT_TRUE(warmResult.ok);
+  Decoded<WarmUpResult> w = decodeWarmUpResult(warmResult.result);
+  ASSERT_TRUE(w.value) << w.error;
+  EXPECT_EQ(w.value->device, "cpu");
+  ASSERT_EQ(w.value->steps.size(), 2u) << warmResult.result.dump();
+  EXPECT_EQ(w.value->steps[0].step, "cpu_matmul");
+  EXPECT_EQ(w.value->steps[1].step, "cpu_conv2d");
+  double sum = 0;
+  for (const WarmUpStep& step : w.value->steps) {
+    EXPECT_GE(step.seconds, 0) << step.step;
+    EXPECT_LT(step.seconds, kTimeoutS) << step.step;
+    sum += step.seconds;
+  }
+  EXPECT_GT(w.value->seconds, 0);
+  EXPECT_NEAR(w.value->seconds, sum, 1e-9);
+
+  const std::string good = engine::testing::candidateWith("return self.linear(x).clamp_min(0)");
+  auto evaluated = roundTrip(encodeRequest(evaluate("e", good)), "e");
+  ASSERT_FALSE(evaluated.empty());
+  ASSERT_TRUE(std::holds_alternative<ResultEvent>(evaluated.back()));
+  EXPECT_TRUE(std::get<ResultEvent>(evaluated.back()).ok);
+  Decoded<EvaluateResult> r = decodeEvaluateResult(std::get<ResultEvent>(evaluated.back()).result);
+  ASSERT_TRUE(r.value) << r.error;
+  EXPECT_EQ(r.value->device, "cpu");
+  EXPECT_TRUE(r.value->correctness.passed);
+  ASSERT_TRUE(r.value->timing);
+  EXPECT_GT(r.value->timing->candidate.medianMs, 0);
+
+  // Without options the device is evaluate's default: the one hello reports.
+  auto hello = roundTrip(R"({"id": "h", "op": "hello"})", "h");
+  ASSERT_FALSE(hello.empty());
+  Decoded<Environment> env = decodeHelloPayload(std::get<ResultEvent>(hello.back()).result);
+  ASSERT_TRUE(env.value) << env.error;
+  auto byDefault = roundTrip(R"({"id": "w2", "op": "warm_up"})", "w2");
+  ASSERT_FALSE(byDefault.empty());
+  ASSERT_TRUE(std::holds_alternative<ResultEvent>(byDefault.back()));
+  Decoded<WarmUpResult> w2 = decodeWarmUpResult(std::get<ResultEvent>(byDefault.back()).result);
+  ASSERT_TRUE(w2.value) << w2.error;
+  EXPECT_EQ(w2.value->device, env.value->device);
+
+  if (env.value->device == "cpu") {  // asking for a GPU this machine lacks: a protocol error, as for evaluate
+    auto noCuda = roundTrip(R"({"id": "w3", "op": "warm_up", "options": {"device": "cuda"}})", "w3");
+    ASSERT_FALSE(noCuda.empty());
+    ASSERT_TRUE(std::holds_alternative<ErrorEvent>(noCuda.back()));
+    const ErrorInfo& e = std::get<ErrorEvent>(noCuda.back()).error;
+    EXPECT_EQ(e.kind, ErrorKind::Protocol);
+    EXPECT_NE(e.message.find("sees no CUDA device"), std::string::npos) << e.message;
+    EXPECT_FALSE(e.runnerExits);
+  }
+
+  auto bye = roundTrip(R"({"id": "s", "op": "shutdown"})", "s");
+  ASSERT_FALSE(bye.empty());
+  EXPECT_TRUE(std::holds_alternative<ResultEvent>(bye.back()));
+  EXPECT_EQ(runner_->wait(), 0);
+}
+
 TEST_F(RunnerProcessTest, ProgramOutputNeverReachesTheProtocolStream) {
   const std::string noisy = engine::testing::candidateWith(
       "print('print from the candidate')\n"

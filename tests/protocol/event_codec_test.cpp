@@ -162,6 +162,36 @@ TEST(EventCodec, HelloAndBuildPayloadsRoundTrip) {
   EXPECT_EQ(*back.value, b);
 }
 
+TEST(EventCodec, WarmUpResultRoundTripsThroughTheResultEvent) {
+  const WarmUpResult r{
+      "cuda", 7.5, {{"cuda_context", 0.41}, {"cublas", 0.09}, {"cudnn", 0.1}, {"profiler", 6.9}}};
+  const Json j = toJson(r);
+  EXPECT_EQ(j["device"], "cuda");
+  EXPECT_EQ(j["seconds"], 7.5);
+  ASSERT_EQ(j["steps"].size(), 4u);
+  EXPECT_EQ(j["steps"][3]["step"], "profiler");
+  EXPECT_EQ(j["steps"][3]["seconds"], 6.9);
+  const ResultEvent event{"w", true, j};
+  const ResultEvent back = roundTrip<ResultEvent>(event);
+  EXPECT_EQ(back, event);
+  Decoded<WarmUpResult> d = decodeWarmUpResult(back.result);
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_EQ(*d.value, r);
+}
+
+TEST(EventCodec, WarmUpResultReadsFakeRunnersAndNamesWhatIsMissing) {
+  // tests/supervisor/fake_runner.py's answer: no steps, and a key readers do not know.
+  Decoded<WarmUpResult> fake =
+      decodeWarmUpResult(Json::parse(R"({"device": "cpu", "seconds": 0.0, "steps": [], "pid": 4321})"));
+  ASSERT_TRUE(fake.value) << fake.error;
+  EXPECT_EQ(*fake.value, (WarmUpResult{"cpu", 0.0, {}}));
+  EXPECT_EQ(decodeWarmUpResult(Json::parse(R"({"seconds": 1.0, "steps": []})")).error,
+            "result.device: expected a string, got nothing");
+  EXPECT_EQ(decodeWarmUpResult(Json::parse(R"({"device": "cpu", "seconds": 1.0, "steps": [{"seconds": 1}]})"))
+                .error,
+            "result.steps[0].step: expected a string, got nothing");
+}
+
 TEST(EventCodec, ErrorsRoundTripWithTracebackAndDiagnostics) {
   ErrorInfo e;
   e.kind = ErrorKind::Runtime;

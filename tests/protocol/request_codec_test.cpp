@@ -52,6 +52,31 @@ TEST(RequestCodec, NativeTaskRoundTrips) {
   EXPECT_EQ(*d.value, r);
 }
 
+TEST(RequestCodec, WarmUpRoundTripsWithItsDevice) {
+  Request r;
+  r.id = "w1";
+  r.op = Op::WarmUp;
+  r.options.device = "cuda";
+  const std::string line = encodeRequest(r);
+  EXPECT_NE(line.find(R"("op":"warm_up")"), std::string::npos) << line;
+  EXPECT_NE(line.find(R"("device":"cuda")"), std::string::npos) << line;
+  Decoded<Request> d = decodeRequest(line);
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_EQ(*d.value, r);
+
+  // The documented line, and one that leaves the device to the runner (options are optional).
+  d = decodeRequest(R"({"id": "w2", "op": "warm_up", "options": {"device": "cpu"}})");
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_EQ(d.value->op, Op::WarmUp);
+  EXPECT_EQ(d.value->options.device, "cpu");
+  EXPECT_FALSE(d.value->task);
+  EXPECT_FALSE(d.value->candidate);
+  d = decodeRequest(R"({"id": "w3", "op": "warm_up"})");
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_EQ(d.value->op, Op::WarmUp);
+  EXPECT_TRUE(d.value->options.device.empty());
+}
+
 TEST(RequestCodec, MinimalRequestsTakeDefaults) {
   Decoded<Request> d = decodeRequest(R"({"id": "1", "op": "hello"})");
   ASSERT_TRUE(d.value) << d.error;
@@ -69,7 +94,15 @@ TEST(RequestCodec, ErrorsNameTheField) {
   };
   const Case cases[] = {
       {R"({"id": "1", "op": "evaluate"})", "evaluate needs \"task\" and \"candidate\""},
-      {R"({"id": "1", "op": "fly"})", "op: expected one of hello, evaluate, build, shutdown, got \"fly\""},
+      {R"({"id": "1", "op": "fly"})",
+       "op: expected one of hello, evaluate, build, warm_up, shutdown, got \"fly\""},
+      {R"({"id": "1", "op": "warmup"})",
+       "op: expected one of hello, evaluate, build, warm_up, shutdown, got \"warmup\""},
+      {R"({"id": "1", "op": "warm_up", "options": {"device": "tpu"}})",
+       "options.device: expected \"cuda\" or \"cpu\", got \"tpu\""},
+      {R"({"id": "1", "op": "warm_up", "options": {"devices": "cpu"}})", "options.devices: unknown key"},
+      {R"({"id": "1", "op": "warm_up", "options": "cpu"})",
+       "options: expected an object, got string \"cpu\""},
       {R"({"op": "hello"})", "id: expected a string, got nothing"},
       {R"({"id": 3, "op": "hello"})", "id: expected a string, got integer 3"},
       {R"({"id": "1", "op": "build", "candidate": {"code": "x"}, "options": {"seeds": "5"}})",

@@ -16,6 +16,8 @@ What it does for an `evaluate` request is chosen by the request's candidate.code
 Any other program is "evaluated": the four phases and a result shaped like the real runner's (correct and
 2.5x faster, or incorrect when FAKE_RUNNER_INCORRECT=1), so that clients can be tried end to end.
 FAKE_RUNNER_START in the environment changes start-up: "hang" (never ready), "protocol2", "crash".
+Other ops: `hello` answers a one-key environment, `warm_up` a result with no steps
+({"device": "cpu", "seconds": 0.0, "steps": [], "pid": <this process's pid>}), `shutdown` {} and exits.
 """
 import hashlib
 import json
@@ -142,6 +144,10 @@ def main():
             return
         if op == "hello":
             send({"id": rid, "event": "result", "ok": True, "result": {"environment": {"runner": "fake"}}})
+            continue
+        if op == "warm_up":
+            send({"id": rid, "event": "result", "ok": True,
+                  "result": {"device": "cpu", "seconds": 0.0, "steps": [], "pid": os.getpid()}})
             continue
         evaluate(rid, request["candidate"]["code"])
 
