@@ -15,6 +15,7 @@ void addCheckCommand(CLI::App& app);
 void addImportCommand(CLI::App& app);
 void addRunCommand(CLI::App& app);
 void addBatchCommand(CLI::App& app);
+void addServeCommand(CLI::App& app);
 
 using AddCommand = void (*)(CLI::App&);
 

@@ -5,19 +5,19 @@
 namespace ks::supervisor {
 namespace {
 
-std::atomic<RunnerSupervisor*> target{nullptr};
+std::atomic<RunnerClient*> target{nullptr};
 std::atomic<bool> signalled{false};
 
 extern "C" void onInterrupt(int) {
   signalled = true;
-  if (RunnerSupervisor* s = target.load()) s->cancel();  // an atomic store and a write(): signal-safe
+  if (RunnerClient* c = target.load()) c->cancel();  // atomic stores, write() or shutdown(): signal-safe
 }
 
 }  // namespace
 
-InterruptCancel::InterruptCancel(RunnerSupervisor& supervisor) {
+InterruptCancel::InterruptCancel(RunnerClient& client) {
   signalled = false;
-  target = &supervisor;
+  target = &client;
   struct sigaction action {};
   action.sa_handler = onInterrupt;
   sigemptyset(&action.sa_mask);

@@ -15,36 +15,25 @@
 
 #include "core/protocol/events.h"
 #include "core/protocol/request.h"
+#include "core/supervisor/runner_client.h"
 #include "core/supervisor/supervisor_options.h"
 
 namespace ks::supervisor {
 
-// How a request ended: the runner's result, or an error (the runner's, or timeout/crash/memory/cancelled).
-struct RequestOutcome {
-  std::variant<protocol::ResultEvent, protocol::ErrorEvent> end;
-
-  bool isResult() const { return std::holds_alternative<protocol::ResultEvent>(end); }
-  const protocol::ResultEvent* result() const { return std::get_if<protocol::ResultEvent>(&end); }
-  const protocol::ErrorEvent* error() const { return std::get_if<protocol::ErrorEvent>(&end); }
-};
-
-class RunnerSupervisor {
+class RunnerSupervisor final : public RunnerClient {
  public:
-  // Every event of a request, in order, on the thread that called request(); the last is the outcome.
-  using EventSink = std::function<void(const protocol::Event&)>;
-
   explicit RunnerSupervisor(SupervisorOptions options);
-  ~RunnerSupervisor();  // shuts the runner down (a `shutdown` request, then SIGKILL after 2 s)
+  ~RunnerSupervisor() override;  // shuts the runner down (a `shutdown` request, then SIGKILL after 2 s)
   RunnerSupervisor(const RunnerSupervisor&) = delete;
   RunnerSupervisor& operator=(const RunnerSupervisor&) = delete;
 
   // Sends `request` (starting a runner first if none is running) and returns how it ended. An empty
   // request.id is replaced by a fresh one. Not reentrant: one request at a time.
-  RequestOutcome request(protocol::Request request, const EventSink& sink = {});
+  RequestOutcome request(protocol::Request request, const EventSink& sink = {}) override;
 
   // From any thread, or a signal handler: ends the request in flight (the runner is killed; the outcome is
   // `cancelled`). A cancel with no request in flight does nothing.
-  void cancel();
+  void cancel() override;
 
   // The `ready` line of the running runner; nullopt when none is running.
   std::optional<protocol::ReadyEvent> runnerInfo() const;

@@ -2,8 +2,12 @@
 // next to kscope (skipped when the build has no runner: KSCOPE_ENGINE off). Every command gets a store in
 // the test's temporary folder, or --no-store, and XDG_DATA_HOME/XDG_CACHE_HOME/KSCOPE_RESULTS_DB pointing
 // there too, so nothing is written to the user's database or caches.
+#include <signal.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <thread>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,10 +32,24 @@ class KscopeRunCli : public CliTest {
  protected:
   // Runs kscope with the user's data, cache and store locations moved into the test's folder.
   Result kscopeHere(const std::string& args) {
-    return kscope(args, "XDG_DATA_HOME=" + quoted(dir_ / "data") +
-                            " XDG_CACHE_HOME=" + quoted(dir_ / "cache") +
-                            " KSCOPE_RESULTS_DB=" + quoted(dir_ / "default-store.sqlite"));
+    return kscope(args, environment());
   }
+  // XDG_RUNTIME_DIR too: a `kscope serve` socket lives there, so no test finds a server it did not start.
+  // A short path of its own: a socket's path must fit in 108 bytes, and dir_ is long.
+  std::string environment() const {
+    return "XDG_DATA_HOME=" + quoted(dir_ / "data") + " XDG_CACHE_HOME=" + quoted(dir_ / "cache") +
+           " XDG_RUNTIME_DIR=" + quoted(runtimeDir_) + " KSCOPE_RESULTS_DB=" + quoted(dir_ / "default-store.sqlite");
+  }
+  void SetUp() override {
+    CliTest::SetUp();
+    runtimeDir_ = fs::temp_directory_path() / ("ksrt-" + std::to_string(getpid()));
+    fs::create_directories(runtimeDir_);
+  }
+  void TearDown() override {
+    fs::remove_all(runtimeDir_);
+    CliTest::TearDown();
+  }
+  fs::path runtimeDir_;
 
   // A kscope run file (docs/run-format.md) of `tasks`: {level, number, reference, candidates {id -> code}}.
   struct TaskSpec {
@@ -117,6 +135,76 @@ TEST_F(KscopeRunCli, RunsAPurePyTorchSampleCandidate) {
   EXPECT_TRUE(fs::exists(store));
   EXPECT_FALSE(fs::exists(dir_ / "default-store.sqlite"));
   EXPECT_NE(r.err.find("correctness"), std::string::npos) << "phases go to stderr: " << r.err;
+}
+
+// `kscope serve` keeps a runner up; `kscope run` with the same --device finds it by itself, a candidate that
+// kills its runner is reported to its caller while the server carries on with a fresh runner, --no-server
+// opts out, and SIGTERM stops the server with its socket removed.
+TEST_F(KscopeRunCli, ServeKeepsARunnerUpThatRunUsesAndACrashDoesNotEnd) {
+  REQUIRE_RUNNER();
+  const fs::path log = dir_ / "serve.log";
+  const std::string start = "env " + environment() + " " + quoted(std::string(KSCOPE_BINARY)) +
+                            " serve --device cpu --idle-exit 300 > " + quoted(log) + " 2>&1 & echo $! > " +
+                            quoted(dir_ / "serve.pid");
+  ASSERT_EQ(std::system(start.c_str()), 0);
+  const pid_t server = std::stoi(slurp(dir_ / "serve.pid"));
+  struct StopServer {
+    pid_t pid;
+    ~StopServer() { kill(pid, SIGKILL); }
+  } stopAtTheEnd{server};
+  const auto started = std::chrono::steady_clock::now();
+  while (slurp(log).find("warmed up") == std::string::npos &&
+         std::chrono::steady_clock::now() - started < std::chrono::seconds(120))
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_NE(slurp(log).find("warmed up"), std::string::npos) << slurp(log);
+
+  const fs::path run = writeRun("serve.kscope.jsonl",
+                                {{1, 5, program("Model", "torch.relu(x)"),
+                                  {{"good", program("ModelNew", "torch.clamp_min(x, 0)")},
+                                   {"aborts", program("ModelNew", "__import__('os').abort()")}}}});
+  const std::string sample = "run " + quoted(run) + " --task L1/5 --candidate good --device cpu --trials 3 --json --no-store";
+  const Result first = kscopeHere(sample);
+  ASSERT_EQ(first.exitCode, 0) << first.err << first.out;
+  const json j = parse(first);
+  ASSERT_TRUE(j["server"].is_string()) << j.dump();
+  EXPECT_NE(first.err.find("on the runner of kscope serve"), std::string::npos) << first.err;
+  EXPECT_EQ(j["outcome"], "correct");
+  const json& result = j["event"]["result"];
+  EXPECT_EQ(result["timing"]["trials"], 3);
+
+  const Result crashed =
+      kscopeHere("run " + quoted(run) + " --task L1/5 --candidate aborts --device cpu --json --no-store");
+  EXPECT_EQ(crashed.exitCode, 2) << crashed.err << crashed.out;
+  const json c = parse(crashed);
+  EXPECT_TRUE(c["server"].is_string());
+  EXPECT_EQ(c["event"]["event"], "error") << c.dump();
+  EXPECT_EQ(c["event"]["error"]["kind"], "crash") << c.dump();
+  EXPECT_NE(c["event"]["error"]["message"].get<std::string>().find("SIGABRT"), std::string::npos) << c.dump();
+
+  const Result again = kscopeHere(sample);
+  ASSERT_EQ(again.exitCode, 0) << again.err << again.out << slurp(log);
+  EXPECT_TRUE(parse(again)["server"].is_string());
+  const Result own = kscopeHere(sample + " --no-server");
+  ASSERT_EQ(own.exitCode, 0) << own.err;
+  EXPECT_TRUE(parse(own)["server"].is_null());
+
+  const fs::path socket = j["server"].get<std::string>();
+  EXPECT_TRUE(fs::exists(socket));
+  // Alive: exists and is not a zombie (the orphaned server's new parent may reap it late).
+  auto alive = [](pid_t pid) {
+    const std::string stat = slurp("/proc/" + std::to_string(pid) + "/stat");
+    const auto close = stat.rfind(')');
+    return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
+  };
+  ASSERT_EQ(kill(server, SIGTERM), 0);
+  for (auto t = std::chrono::steady_clock::now();
+       alive(server) && std::chrono::steady_clock::now() - t < std::chrono::seconds(20);)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(alive(server)) << "kscope serve did not stop on SIGTERM";
+  EXPECT_FALSE(fs::exists(socket));
+  const std::string text = slurp(log);
+  EXPECT_NE(text.find("crash error"), std::string::npos) << text;
+  EXPECT_NE(text.find("stopped after 3 request(s)"), std::string::npos) << text;
 }
 
 TEST_F(KscopeRunCli, WrongValuesAreIncorrectAndExitOne) {
