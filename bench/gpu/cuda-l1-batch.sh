@@ -9,8 +9,8 @@
 #           wall time of each call is added up in $state/cold-wall.txt
 #   warm    the same batch again into a second file, every extension from the cache (the repeat run);
 #           resumable like cold, its calls' wall times added up in $state/warm-wall.txt
-#   retime  a warm re-time of one level-1 task: a runner already up (the GUI's case: F9) and a whole
-#           `kscope run` (a new runner), click/call to number
+#   retime  a warm re-time of one level-1 task: a runner already up (the GUI's case: F9), a whole
+#           `kscope run` with a runner of its own, and `kscope run` through `kscope serve`, call to number
 #   fresh   empties the build cache and earlier results first (a cold batch on a machine still warm)
 #   report  bench/cuda_l1_report.py over cold (and warm) into $OUT/cuda-l1-h100.md
 #
@@ -134,13 +134,30 @@ p.wait()
 print(f"task L{key}")
 PY
     task=$(sed -n 's/^task \(.*\)$/\1/p' "$OUT/retime.txt")
+    speedup() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); t=j['event'].get('result',{}).get('timing') or {}; print(t.get('speedup'), 'server', j.get('server'))" "$1" 2>&1; }
     for n in 1 2; do
       t0=$(date +%s.%N)
-      "$build/bin/kscope" run "$data" --task "$task" --device cuda --no-store --json > "$state/run-$n.json" 2>&1
+      "$build/bin/kscope" run "$data" --task "$task" --device cuda --no-store --no-server --json \
+        > "$state/run-$n.json" 2> "$state/run-$n.err"
       rc=$?
-      echo "kscope run $task (new runner each call) $n: exit $rc, $(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')") s" |
+      echo "kscope run $task (new runner each call) $n: exit $rc, $(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')") s, speedup $(speedup "$state/run-$n.json")" |
         tee -a "$OUT/retime.txt"
     done
+    # kscope serve keeps a warmed runner; kscope run with the same --device finds it (docs/cli.md)
+    "$build/bin/kscope" serve --device cuda --idle-exit 600 > "$state/serve.log" 2>&1 &
+    serve_pid=$!
+    for _ in $(seq 1 120); do grep -qE "warmed up|warm-up failed" "$state/serve.log" && break; sleep 0.5; done
+    for n in 1 2 3; do
+      t0=$(date +%s.%N)
+      "$build/bin/kscope" run "$data" --task "$task" --device cuda --no-store --json \
+        > "$state/serve-run-$n.json" 2> "$state/serve-run-$n.err"
+      rc=$?
+      echo "kscope run $task through kscope serve $n: exit $rc, $(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')") s, speedup $(speedup "$state/serve-run-$n.json")" |
+        tee -a "$OUT/retime.txt"
+    done
+    kill -TERM "$serve_pid"
+    wait "$serve_pid"
+    sed 's/^/  serve: /' "$state/serve.log" | tee -a "$OUT/retime.txt"
     ;;
   report)
     sum() { awk '{s += $1} END {print s + 0}' "$@"; }
