@@ -290,6 +290,16 @@ int runBatch(const BatchOptions& o) {
   {
     RunnerPool pool(supervisorOptions, "timing", o.timingJobs);
     pool.forEach(todo.size(), stop, [&](std::size_t i, supervisor::RunnerSupervisor& runner) {
+      // A runner that is new (the first entry, or after a crash or timeout) is warmed before its entry: the
+      // profiler's first session (5-7 s on the H100) then runs under the shared lock, not inside a profile
+      // phase that holds the GPU alone while the other runners wait.
+      if (o.timingJobs > 1 && !runner.runnerInfo()) {
+        protocol::Request warm;
+        warm.id = "warm-up";
+        warm.op = protocol::Op::WarmUp;
+        warm.options = timingOptions;
+        runner.request(std::move(warm));
+      }
       runEntry(i, runner, timingOptions, o.timingJobs > 1);
     });
   }

@@ -281,7 +281,19 @@ Outcome<protocol::WarmUpResult> Engine::warmUp(const protocol::Request& request)
     const auto since = std::chrono::steady_clock::now();
     Outcome<c10::Device> device = resolveDevice(request.options.device);
     if (auto* e = failed(device)) return *e;
-    return warmUpDevice(std::get<c10::Device>(device), since, config_.scratchRoot);
+    // Beside other runners (kscope batch --timing-jobs): shared, like a check, so the warm-up's kernels stay
+    // out of their timed trials and its profiler start-up no longer happens under the lock held alone.
+    std::optional<GpuShareLock> share;
+    if (!request.options.gpuShare.empty()) {
+      try {
+        share.emplace(request.options.gpuShare);
+      } catch (const std::exception& e) {
+        return requestError(e.what());
+      }
+    }
+    const c10::Device dev = std::get<c10::Device>(device);
+    const gpu_share::Scope shareScope(share ? &*share : nullptr, [dev] { synchronizeDevice(dev); });
+    return warmUpDevice(dev, since, config_.scratchRoot);
   });
 }
 

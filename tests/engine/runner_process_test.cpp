@@ -2,8 +2,13 @@
 // that leave it serving, and a protocol stream no program output can reach.
 #include "tests/engine/runner_process.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include <filesystem>
 #include <fstream>
@@ -178,6 +183,30 @@ TEST_F(RunnerProcessTest, WarmUpOnCpuTimesItsStepsAndTheRunnerServesOn) {
   ASSERT_FALSE(bye.empty());
   EXPECT_TRUE(std::holds_alternative<ResultEvent>(bye.back()));
   EXPECT_EQ(runner_->wait(), 0);
+}
+
+// kscope batch --timing-jobs warms each new runner with the batch's gpu_share lock: the warm-up is a check
+// like any other, so it waits while another runner holds the GPU alone for its timing.
+TEST_F(RunnerProcessTest, WarmUpWithAGpuShareLockWaitsForARunnerTimingAlone) {
+  const std::string lock = (dir_ / "gpu-share.lock").string();
+  const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);  // as a runner timing alone holds it
+  std::thread release([fd] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    ::flock(fd, LOCK_UN);
+  });
+  const auto start = std::chrono::steady_clock::now();
+  auto warm = roundTrip(R"({"id": "w", "op": "warm_up", "options": {"device": "cpu", "gpu_share": ")" + lock +
+                            R"("}})",
+                        "w");
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  release.join();
+  ::close(fd);
+  ASSERT_FALSE(warm.empty());
+  ASSERT_TRUE(std::holds_alternative<ResultEvent>(warm.back())) << encodeEvent(warm.back());
+  EXPECT_TRUE(std::get<ResultEvent>(warm.back()).ok);
+  EXPECT_GE(waited, 1.4) << "the warm-up did not wait for the lock";
 }
 
 TEST_F(RunnerProcessTest, ProgramOutputNeverReachesTheProtocolStream) {
