@@ -87,12 +87,16 @@ void RunController::probe() {
   m_environmentAsked = true;
   onWorker([this, worker = m_worker.get()] {
     auto answer = worker->hello();
+    const bool up = std::holds_alternative<protocol::Environment>(answer);
     QMetaObject::invokeMethod(this, [this, answer = std::move(answer)] {
       if (const auto* environment = std::get_if<protocol::Environment>(&answer))
         emit environmentChanged(*environment);
       else
         emit runnerUnavailable(QString::fromStdString(std::get<std::string>(answer)));
     });
+    // While the user reads: a Run queued meanwhile waits for this on the worker thread, no longer than the
+    // first run would have taken anyway.
+    if (up) worker->warmUp();
   });
 }
 

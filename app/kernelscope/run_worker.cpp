@@ -94,6 +94,12 @@ std::variant<protocol::Environment, std::string> RunWorker::hello() {
   return *environment.value;
 }
 
+void RunWorker::warmUp() {
+  protocol::Request request;
+  request.op = protocol::Op::WarmUp;  // the runner's default device: the one hello reported
+  supervisor(m_limits).request(request);  // a failed warm-up costs the first run its start-up, nothing more
+}
+
 void RunWorker::stopRunner() {
   if (m_supervisor) m_supervisor->stopRunner();
 }
