@@ -43,6 +43,14 @@ bool fillAddress(const fs::path& path, sockaddr_un& address, std::string& error)
 
 std::string errnoText(const std::string& what) { return what + ": " + std::strerror(errno); }
 
+// A Unix stream socket (close-on-exec) and `path` as its address; -1 and `error` when either cannot be had.
+int unixSocket(const fs::path& path, sockaddr_un& address, std::string& error) {
+  if (!fillAddress(path, address, error)) return -1;
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) error = errnoText("socket");
+  return fd;
+}
+
 }  // namespace
 
 fs::path serverSocketPath(const fs::path& runner, const std::string& device, std::uint64_t memoryLimitBytes) {
@@ -76,12 +84,8 @@ int listenAt(const fs::path& path, std::string& error) {
   }
   ::unlink(path.c_str());  // a socket left by a server that died
   sockaddr_un address;
-  if (!fillAddress(path, address, error)) return -1;
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) {
-    error = errnoText("socket");
-    return -1;
-  }
+  const int fd = unixSocket(path, address, error);
+  if (fd < 0) return -1;
   if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || ::listen(fd, 16) != 0) {
     error = errnoText("cannot listen at " + path.string());
     ::close(fd);
@@ -93,12 +97,8 @@ int listenAt(const fs::path& path, std::string& error) {
 
 int connectTo(const fs::path& path, std::string& error) {
   sockaddr_un address;
-  if (!fillAddress(path, address, error)) return -1;
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) {
-    error = errnoText("socket");
-    return -1;
-  }
+  const int fd = unixSocket(path, address, error);
+  if (fd < 0) return -1;
   if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
     error = errnoText("no runner server at " + path.string());
     ::close(fd);

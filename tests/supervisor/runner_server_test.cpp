@@ -14,48 +14,15 @@
 
 #include "core/supervisor/server_client.h"
 #include "core/supervisor/server_socket.h"
+#include "tests/supervisor/fake_runner_support.h"
 
 namespace ks::supervisor {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using namespace fake;
 using protocol::ErrorKind;
 
-double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-std::filesystem::path testFolder() {
-  return std::filesystem::temp_directory_path() / ("kscope-server-test-" + std::to_string(getpid()));
-}
-
-class RemoveTestFolder : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::error_code ec;
-    std::filesystem::remove_all(testFolder(), ec);
-  }
-};
-const auto* const kRemoveTestFolder = ::testing::AddGlobalTestEnvironment(new RemoveTestFolder);
-
-SupervisorOptions fakeRunner() {
-  SupervisorOptions o;
-  o.runner = std::filesystem::path(KS_SOURCE_DIR) / "tests" / "supervisor" / "fake_runner.py";
-  o.scratchRoot = testFolder() / "scratch";
-  o.startDeadlineSeconds = 10;
-  o.answerDeadlineSeconds = 10;
-  return o;
-}
-
-protocol::Request evaluate(const std::string& behaviour) {
-  protocol::Request r;
-  r.op = protocol::Op::Evaluate;
-  r.task = protocol::TaskSpec{.key = "L1/1", .reference = "import torch\n"};
-  r.candidate = protocol::CandidateSpec{.id = behaviour, .code = behaviour};
-  return r;
-}
-
-std::int64_t runnerPid(const RequestOutcome& o) {
-  return o.result() ? o.result()->result.value("pid", std::int64_t(0)) : 0;
-}
+std::filesystem::path testFolder() { return testRoot() / "server"; }
 
 // A server on its own thread, with its log kept; stopped and joined on destruction.
 class ServerThread {

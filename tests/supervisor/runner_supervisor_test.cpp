@@ -14,49 +14,13 @@
 #include <thread>
 
 #include "core/supervisor/interrupt_cancel.h"
+#include "tests/supervisor/fake_runner_support.h"
 
 namespace ks::supervisor {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using namespace fake;
 using protocol::ErrorKind;
-
-std::filesystem::path scratchRoot() {
-  return std::filesystem::temp_directory_path() / ("kscope-supervisor-test-" + std::to_string(getpid()));
-}
-
-class RemoveScratchRoot : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::error_code ec;
-    std::filesystem::remove_all(scratchRoot(), ec);
-  }
-};
-const auto* const kRemoveScratchRoot = ::testing::AddGlobalTestEnvironment(new RemoveScratchRoot);
-
-SupervisorOptions fakeRunner(std::vector<std::pair<std::string, std::string>> environment = {}) {
-  SupervisorOptions o;
-  o.runner = std::filesystem::path(KS_SOURCE_DIR) / "tests" / "supervisor" / "fake_runner.py";
-  o.environment = std::move(environment);
-  o.scratchRoot = scratchRoot();
-  o.startDeadlineSeconds = 10;
-  o.answerDeadlineSeconds = 10;
-  return o;
-}
-
-protocol::Request evaluate(const std::string& behaviour) {
-  protocol::Request r;
-  r.op = protocol::Op::Evaluate;
-  r.task = protocol::TaskSpec{.key = "L1/1", .reference = "import torch\n"};
-  r.candidate = protocol::CandidateSpec{.id = behaviour, .code = behaviour};
-  return r;
-}
-
-double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-std::int64_t runnerPid(const RequestOutcome& o) {
-  return o.result() ? o.result()->result.value("pid", std::int64_t(0)) : 0;
-}
 
 // Alive: exists and is not a zombie (an orphan's zombie lingers until its new parent reaps it).
 bool processExists(pid_t pid) {
@@ -91,10 +55,10 @@ TEST(RunnerSupervisor, EachRequestGetsItsOwnScratchFolderRemovedAfterwards) {
   RequestOutcome o = s.request(r);
   ASSERT_TRUE(o.isResult());
   const std::string scratch = o.result()->result.value("scratch", "");
-  EXPECT_EQ(scratch, (scratchRoot() / "job-42").string());
+  EXPECT_EQ(scratch, (fakeRunner().scratchRoot / "job-42").string());
   EXPECT_FALSE(std::filesystem::exists(scratch));
   const std::string cwd = o.result()->result.value("cwd", "");
-  EXPECT_EQ(std::filesystem::path(cwd).parent_path(), scratchRoot());
+  EXPECT_EQ(std::filesystem::path(cwd).parent_path(), fakeRunner().scratchRoot);
 }
 
 TEST(RunnerSupervisor, PhaseDeadlineKillsAHungRunnerAndTheNextRequestGetsANewOne) {
