@@ -49,21 +49,19 @@ int serve(const ServeOptions& o) {
     std::cout << socket.string() << "\n";
     return 0;
   }
-  supervisor::ServerOptions options{.socket = socket,
-                                    .idleExitSeconds = o.idleExitSeconds,
-                                    .warmUp = !o.noWarmUp,
-                                    .device = o.device};
-  supervisor::RunnerServer server(supervisor::clientSupervisorOptions(runner.path, o.device, memoryBytes), options,
-                                  [](const std::string& line) {
-                                    std::cout << timestamp() << " " << line << std::endl;
-                                  });
+  supervisor::ServerOptions options{
+      .socket = socket, .idleExitSeconds = o.idleExitSeconds, .warmUp = !o.noWarmUp, .device = o.device};
+  supervisor::RunnerServer server(
+      supervisor::clientSupervisorOptions(runner.path, o.device, memoryBytes), options,
+      [](const std::string& line) { std::cout << timestamp() << " " << line << std::endl; });
   std::cout << timestamp() << " kscope serve: runner " << runner.path.string()
             << (o.device.empty() ? "" : ", device " + o.device) << "; `kscope run`"
             << (o.device.empty() ? "" : " --device " + o.device)
             << (o.memoryLimitMiB > 0 ? " --memory-limit " + std::to_string(int(o.memoryLimitMiB)) : "")
             << " uses it" << std::endl;
   running = &server;
-  struct sigaction action {}, previousInt{}, previousTerm{};
+  struct sigaction action {
+  }, previousInt{}, previousTerm{};
   action.sa_handler = onStopSignal;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, &previousInt);
@@ -85,11 +83,14 @@ void addServeCommand(CLI::App& app) {
       ->check(CLI::IsMember({"cpu", "cuda"}));
   command->add_option("--memory-limit", o->memoryLimitMiB, "Stop the runner past this much memory, MiB")
       ->check(CLI::PositiveNumber);
-  command->add_option("--runner", o->runner, "kscope-runner executable (default: next to kscope, $KSCOPE_RUNNER)");
-  command->add_option("--idle-exit", o->idleExitSeconds,
-                      "Stop after this many seconds with no request; 0: never (default 1800)")
+  command->add_option("--runner", o->runner,
+                      "kscope-runner executable (default: next to kscope, $KSCOPE_RUNNER)");
+  command
+      ->add_option("--idle-exit", o->idleExitSeconds,
+                   "Stop after this many seconds with no request; 0: never (default 1800)")
       ->check(CLI::NonNegativeNumber);
-  command->add_flag("--no-warm-up", o->noWarmUp, "Do not warm the runner up (CUDA, cuBLAS, cuDNN, profiler) at start");
+  command->add_flag("--no-warm-up", o->noWarmUp,
+                    "Do not warm the runner up (CUDA, cuBLAS, cuDNN, profiler) at start");
   command->add_flag("--print-socket", o->printSocket, "Print the socket these options use, and exit");
   command->callback([o] { exitCode() = serve(*o); });
 }

@@ -62,8 +62,8 @@ std::optional<std::string> readRequestLine(int fd, std::size_t maxBytes) {
 std::string describe(const RequestOutcome& outcome) {
   if (const auto* r = outcome.result()) return r->ok ? "ok" : "done, not ok (incorrect)";
   const protocol::ErrorInfo& e = outcome.error()->error;
-  return std::string(protocol::errorKindName(e.kind)) + " error" + (e.phase.empty() ? "" : " during " + e.phase) +
-         ": " + firstLine(e.message);
+  return std::string(protocol::errorKindName(e.kind)) + " error" +
+         (e.phase.empty() ? "" : " during " + e.phase) + ": " + firstLine(e.message);
 }
 
 }  // namespace
@@ -78,7 +78,10 @@ struct RunnerServer::Impl {
   int warmUps = 0;
 
   Impl(SupervisorOptions runner, ServerOptions o, Log l)
-      : options(std::move(o)), log(std::move(l)), maxLineBytes(runner.maxLineBytes), supervisor(std::move(runner)) {
+      : options(std::move(o)),
+        log(std::move(l)),
+        maxLineBytes(runner.maxLineBytes),
+        supervisor(std::move(runner)) {
     if (::pipe2(wake, O_CLOEXEC) != 0) wake[0] = wake[1] = -1;
   }
   ~Impl() {
@@ -109,7 +112,8 @@ struct RunnerServer::Impl {
       say(runner + " ready on " + r->result.value("device", std::string("?")) + ", warmed up in " +
           fixed(secondsSince(start), 1) + " s" + (steps.empty() ? "" : " (" + steps + ")"));
     } else {
-      say(runner + ": warm-up failed, " + describe(outcome) + " (the runner starts again with the next request)");
+      say(runner + ": warm-up failed, " + describe(outcome) +
+          " (the runner starts again with the next request)");
     }
   }
 
@@ -153,7 +157,8 @@ struct RunnerServer::Impl {
                              (request.task ? " " + request.task->key : "") +
                              (request.candidate ? " " + request.candidate->id : "");
     const RequestOutcome outcome = supervisor.request(std::move(request), [&](const protocol::Event& event) {
-      if (std::holds_alternative<protocol::ResultEvent>(event) || std::holds_alternative<protocol::ErrorEvent>(event)) {
+      if (std::holds_alternative<protocol::ResultEvent>(event) ||
+          std::holds_alternative<protocol::ErrorEvent>(event)) {
         ++served;  // before the client can read it, so that it sees the count
         answered = true;
       }

@@ -50,7 +50,8 @@ RequestOutcome ServerClient::request(protocol::Request request, const EventSink&
   if (fd < 0) {  // connect() made the first connection; each later request makes its own
     std::string error;
     fd = connectTo(socket_, error);
-    if (fd < 0) return finish(failure(request, protocol::ErrorKind::Crash, "the runner server is gone: " + error));
+    if (fd < 0)
+      return finish(failure(request, protocol::ErrorKind::Crash, "the runner server is gone: " + error));
     fd_ = fd;
   }
   struct Hangup {
@@ -89,8 +90,9 @@ RequestOutcome ServerClient::request(protocol::Request request, const EventSink&
   }
   if (outcome) return std::move(*outcome);
   if (cancelled_.load()) return finish(failure(request, protocol::ErrorKind::Cancelled, "cancelled"));
-  return finish(failure(request, protocol::ErrorKind::Crash,
-                        "the runner server at " + socket_.string() + " ended the connection before answering"));
+  return finish(
+      failure(request, protocol::ErrorKind::Crash,
+              "the runner server at " + socket_.string() + " ended the connection before answering"));
 }
 
 void ServerClient::cancel() {

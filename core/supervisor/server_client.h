@@ -15,7 +15,8 @@ namespace ks::supervisor {
 class ServerClient final : public RunnerClient {
  public:
   // A client of the server listening at `socket`; nullptr, with the reason in `why`, when none answers.
-  static std::unique_ptr<ServerClient> connect(const std::filesystem::path& socket, std::string* why = nullptr);
+  static std::unique_ptr<ServerClient> connect(const std::filesystem::path& socket,
+                                               std::string* why = nullptr);
   ~ServerClient() override;
 
   RequestOutcome request(protocol::Request request, const EventSink& sink = {}) override;

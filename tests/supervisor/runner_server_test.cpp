@@ -106,7 +106,8 @@ TEST(RunnerServer, ACrashGoesToItsClientAndTheNextClientGetsAFreshRunner) {
   const RequestOutcome crashed = through(server.socket(), evaluate("segfault"));
   ASSERT_NE(crashed.error(), nullptr);
   EXPECT_EQ(crashed.error()->error.kind, ErrorKind::Crash);
-  EXPECT_NE(crashed.error()->error.message.find("SIGSEGV"), std::string::npos) << crashed.error()->error.message;
+  EXPECT_NE(crashed.error()->error.message.find("SIGSEGV"), std::string::npos)
+      << crashed.error()->error.message;
   EXPECT_NE(crashed.error()->error.stderrTail.find("last words"), std::string::npos);
   const RequestOutcome next = through(server.socket(), evaluate("ok"));
   ASSERT_TRUE(next.isResult()) << next.error()->error.message;
