@@ -29,6 +29,8 @@ protocol::TimingStats summarizeTrials(const std::vector<TrialTime>& trials) {
   s.hostMedianMs = quantile(host, 0.5);
   s.hostMinMs = quantile(host, 0);
   s.clockGapMs = quantile(gap, 0.5);
+  s.maxMs = quantile(official, 1);
+  s.trialsMs = official;  // in the order run: a slow stretch, or one slow trial, shows where it was
   double mean = 0;
   for (double v : official) mean += v;
   mean /= static_cast<double>(official.size());

@@ -10,8 +10,8 @@ namespace ks::engine {
 
 double quantile(std::vector<double> values, double q);  // q in [0, 1]; NaN for no values
 
-// median, min, IQR, CV (sample standard deviation / mean) of the official clock; median and min of the host
-// clock; median over trials of host - official.
+// median, min, max, IQR, CV (sample standard deviation / mean) and every trial of the official clock; median
+// and min of the host clock; median over trials of host - official.
 protocol::TimingStats summarizeTrials(const std::vector<TrialTime>& trials);
 
 }  // namespace ks::engine

@@ -68,6 +68,12 @@ std::optional<Json> parseLine(std::string_view text, bool lastWithoutNewline, st
 
 Json number(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
 
+Json numbers(const std::vector<double>& values) {
+  Json out = Json::array();
+  for (double v : values) out.push_back(number(v));
+  return out;
+}
+
 std::optional<std::int64_t> asInteger(const Json& value, std::int64_t min, std::int64_t max) {
   if (value.is_number_unsigned()) {
     // Non-negative integers parse as unsigned: compare before reading them as signed.
@@ -287,6 +293,23 @@ std::vector<std::int64_t> Fields::int64s(std::string_view key) const {
     const std::optional<std::int64_t> e = asInteger((*v)[i], std::numeric_limits<std::int64_t>::min(),
                                                     std::numeric_limits<std::int64_t>::max());
     if (!e) fail(std::string(key) + "[" + std::to_string(i) + "]", "an integer", &(*v)[i]);
+    out.push_back(*e);
+  }
+  return out;
+}
+
+std::vector<double> Fields::numbers(std::string_view key) const {
+  std::vector<double> out;
+  const Json* v = find(key);
+  if (!v) return out;
+  if (!v->is_array()) fail(key, "an array of numbers", v);
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    if ((*v)[i].is_null()) {
+      out.push_back(std::numeric_limits<double>::quiet_NaN());
+      continue;
+    }
+    const std::optional<double> e = asNumber((*v)[i], /*positive=*/false);
+    if (!e) fail(std::string(key) + "[" + std::to_string(i) + "]", "a number", &(*v)[i]);
     out.push_back(*e);
   }
   return out;

@@ -31,6 +31,7 @@ std::optional<Json> parseLine(std::string_view text, bool lastWithoutNewline, st
 
 // A JSON number, or null when `value` is not finite (JSON has no NaN or infinity).
 Json number(double value);
+Json numbers(const std::vector<double>& values);  // each as number() writes it
 
 // ---- The rules, shared by both readers ------------------------------------------------------------------
 // Each returns the value when `value` has the type (and lies in the range), else nullopt.
@@ -99,6 +100,7 @@ class Fields {
   bool booleanOr(std::string_view key, bool fallback) const;
   std::vector<std::string> strings(std::string_view key) const;  // absent: empty
   std::vector<std::int64_t> int64s(std::string_view key) const;  // absent: empty
+  std::vector<double> numbers(std::string_view key) const;       // absent: empty; null elements NaN
   Fields object(std::string_view key) const;
   std::vector<Fields> objects(std::string_view key) const;  // array of objects; absent: empty
   const Json& raw(std::string_view key) const;              // required, any type

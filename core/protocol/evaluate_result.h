@@ -113,6 +113,8 @@ struct TimingStats {
   double medianMs = 0, minMs = 0, iqrMs = 0, cv = 0;  // of the official clock
   double hostMedianMs = 0, hostMinMs = 0;             // host wall-clock after a device-wide synchronize
   double clockGapMs = 0;  // median over trials of (host - official); ~launch overhead unless work escapes
+  double maxMs = 0;       // the slowest trial, official clock
+  std::vector<double> trialsMs;  // official clock, each timed trial in the order run (empty in older results)
   bool operator==(const TimingStats&) const = default;
 };
 

@@ -1,4 +1,5 @@
 // Result payloads: Environment, EvaluateResult, BuildResult, WarmUpResult to and from JSON (json_codec.h).
+#include <algorithm>
 #include <utility>
 
 #include "core/json/json_fields.h"
@@ -12,6 +13,7 @@ using detail::diagnosticsJson;
 using json::DecodeError;
 using json::Fields;
 using json::number;
+using json::numbers;
 
 namespace {
 
@@ -176,12 +178,17 @@ Json statsJson(const TimingStats& s) {
           {"cv", number(s.cv)},
           {"host_median_ms", number(s.hostMedianMs)},
           {"host_min_ms", number(s.hostMinMs)},
-          {"clock_gap_ms", number(s.clockGapMs)}};
+          {"clock_gap_ms", number(s.clockGapMs)},
+          {"max_ms", number(s.maxMs)},
+          {"trials_ms", numbers(s.trialsMs)}};
 }
 
 TimingStats statsFrom(const Fields& f) {
-  return {f.number("median_ms"),      f.number("min_ms"),      f.number("iqr_ms"),      f.number("cv"),
-          f.number("host_median_ms"), f.number("host_min_ms"), f.number("clock_gap_ms")};
+  TimingStats s{f.number("median_ms"),      f.number("min_ms"),      f.number("iqr_ms"),      f.number("cv"),
+                f.number("host_median_ms"), f.number("host_min_ms"), f.number("clock_gap_ms")};
+  s.trialsMs = f.numbers("trials_ms");  // results of older runners have neither
+  s.maxMs = f.numberOr("max_ms", s.trialsMs.empty() ? 0 : *std::max_element(s.trialsMs.begin(), s.trialsMs.end()));
+  return s;
 }
 
 Json timingJson(const Timing& t) {

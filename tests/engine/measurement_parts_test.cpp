@@ -31,7 +31,13 @@ TEST(TrialStats, SummaryOfBothClocks) {
   EXPECT_DOUBLE_EQ(s.hostMedianMs, 2.65);
   EXPECT_DOUBLE_EQ(s.hostMinMs, 1.5);
   EXPECT_NEAR(s.clockGapMs, 0.3, 1e-12);
+  EXPECT_DOUBLE_EQ(s.maxMs, 4.0);
   EXPECT_TRUE(std::isnan(summarizeTrials({{1.0, 1.0}}).cv));
+  // Every trial, in the order run: where the slow ones fell is the first question about a high CV.
+  const auto spiky = summarizeTrials({{1.0, 1.1}, {9.0, 9.2}, {1.1, 1.2}});
+  EXPECT_EQ(spiky.trialsMs, (std::vector<double>{1.0, 9.0, 1.1}));
+  EXPECT_DOUBLE_EQ(spiky.maxMs, 9.0);
+  EXPECT_DOUBLE_EQ(spiky.medianMs, 1.1);
 }
 
 TEST(KernelProfile, ChromeTraceKernelsGroupByNameAndStreamInLaunchOrder) {

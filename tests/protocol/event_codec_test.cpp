@@ -60,6 +60,8 @@ EvaluateResult sampleResult() {
   t.orderSeed = 42;
   t.reference = {2.1, 2.0, 0.02, 0.01, 2.12, 2.05, 0.02};
   t.candidate = {0.16, 0.15, 0.003, 0.02, 0.17, 0.16, 0.01};
+  t.candidate.maxMs = 0.9;
+  t.candidate.trialsMs = {0.16, 0.9, 0.15};
   t.speedup = 13.125;
   t.hostSpeedup = 12.5;
   r.timing = t;
@@ -127,6 +129,23 @@ TEST(EventCodec, ResultsOfOlderRunnersHaveNoRuntimeFlags) {
   ASSERT_TRUE(d.value) << d.error;
   EXPECT_TRUE(d.value->runtimeFlags.empty());
   EXPECT_TRUE(d.value->probes.empty());
+}
+
+TEST(EventCodec, TimingsOfOlderRunnersHaveNoTrialList) {
+  Json j = toJson(sampleResult());
+  EXPECT_EQ(j["timing"]["candidate"]["trials_ms"], Json::array({0.16, 0.9, 0.15}));
+  EXPECT_EQ(j["timing"]["candidate"]["max_ms"], 0.9);
+  j["timing"]["candidate"].erase("trials_ms");
+  j["timing"]["candidate"].erase("max_ms");
+  Decoded<EvaluateResult> d = decodeEvaluateResult(j);
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_TRUE(d.value->timing->candidate.trialsMs.empty());
+  EXPECT_EQ(d.value->timing->candidate.maxMs, 0);
+  // Only the list: the maximum is read from it.
+  j["timing"]["candidate"]["trials_ms"] = Json::array({0.2, 0.7});
+  d = decodeEvaluateResult(j);
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_EQ(d.value->timing->candidate.maxMs, 0.7);
 }
 
 TEST(EventCodec, IncorrectResultHasNoTimingButSaysWhy) {
