@@ -14,6 +14,8 @@ Definitions (docs/gpu-results.md quotes them):
   |log ratio|     |ln(measured / recorded)| over correct, timed entries; the median is reported
   trial CV        the candidate's coefficient of variation over the timed trials of one run
   repeat spread   |ln(measured_warm / measured_cold)| for entries timed correct in both runs
+  slow trials     candidate trials longer than twice the candidate's median (from trials_ms, runners since
+                  session 4), with their positions in the run: one outlier, or a stretch
   repeat-run CV   sample standard deviation / mean of the two measured speedups (cold, warm), over the
                   entries whose reference and candidate both take > 1 ms (the issue's "repeat-run CV")
 """
@@ -111,6 +113,7 @@ def main():
     keys = sorted(cold, key=task_order)
 
     reproduced, logs, failures, cvs_long, spreads, spreads_long = 0, [], collections.Counter(), [], [], []
+    slow_trials = []  # (task key, trials, [(index, ms) of trials > 2x the candidate's median])
     env = None
     lines = []
     ext_counts = collections.Counter()
@@ -134,6 +137,12 @@ def main():
         long_task = bool(t and t["reference"]["median_ms"] > 1.0 and t["candidate"]["median_ms"] > 1.0)
         if long_task and cv is not None:
             cvs_long.append(cv)
+        if long_task:  # runners since session 4 report every trial: how many were > 2x the median
+            trials = [x for x in t["candidate"].get("trials_ms") or [] if x is not None]
+            if trials:
+                med = statistics.median(trials)
+                slow = [(i, x) for i, x in enumerate(trials) if x > 2 * med]
+                slow_trials.append((key, len(trials), slow))
         repeat = None
         if key in warm and failure_kind(warm[key]) is None and measured:
             repeat = warm[key]["speedup"]
@@ -197,6 +206,13 @@ def main():
         over = sum(1 for c in cvs_long if c > 0.03)
         print(f"- trial CV of the candidate, entries whose both models take > 1 ms: median "
               f"{100 * statistics.median(cvs_long):.2f} %, {over} of {len(cvs_long)} above 3 %")
+    if slow_trials:
+        hit = [(k, n, slow) for k, n, slow in slow_trials if slow]
+        print(f"- candidate trials > 2x their median, entries > 1 ms: {sum(len(s) for _, _, s in hit)} trials in "
+              f"{len(hit)} of {len(slow_trials)} entries" +
+              ("" if not hit else " (" + "; ".join(
+                  f"{k[0]}: trial {', '.join(str(i) for i, _ in slow[:6])} of {n}"
+                  for k, n, slow in hit[:8]) + ")"))
     if spreads:
         print(f"- repeat run (warm batch against cold): median |ln(warm / cold)| {statistics.median(spreads):.3f} "
               f"over {len(spreads)} entries" +
