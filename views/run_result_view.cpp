@@ -80,13 +80,28 @@ QString timingHtml(const protocol::EvaluateResult& r) {
     return QObject::tr("<h4>Timing</h4><p>%1</p>")
         .arg(html(r.timingNote.empty() ? "not timed" : r.timingNote));
   const auto& t = *r.timing;
-  QString rows = row({QString(), QObject::tr("median"), QObject::tr("min"), QObject::tr("IQR"),
+  QString rows = row({QString(), QObject::tr("median"), QObject::tr("min"), QObject::tr("max"), QObject::tr("IQR"),
                       QObject::tr("CV"), QObject::tr("host median"), QObject::tr("clock gap")},
                      true);
+  // A high CV with a steady median is a few slow trials: say which, so a person can tell one outlier from a
+  // slow stretch (results before session 4 carry no trial list).
+  QString slow;
   for (const auto& [name, s] :
-       {std::pair{QObject::tr("reference"), t.reference}, {QObject::tr("candidate"), t.candidate}})
-    rows += row({name, number(s.medianMs, 4), number(s.minMs, 4), number(s.iqrMs), percent(s.cv),
-                 number(s.hostMedianMs, 4), number(s.clockGapMs)});
+       {std::pair{QObject::tr("reference"), t.reference}, {QObject::tr("candidate"), t.candidate}}) {
+    rows += row({name, number(s.medianMs, 4), number(s.minMs, 4),
+                 s.trialsMs.empty() && s.maxMs == 0 ? QStringLiteral("—") : number(s.maxMs, 4), number(s.iqrMs),
+                 percent(s.cv), number(s.hostMedianMs, 4), number(s.clockGapMs)});
+    QStringList at;
+    for (std::size_t i = 0; i < s.trialsMs.size(); ++i)
+      if (s.trialsMs[i] > 2 * s.medianMs)
+        at << QObject::tr("%1 (%2 ms)").arg(i + 1).arg(number(s.trialsMs[i], 4));
+    if (!at.isEmpty())
+      slow += QObject::tr("<p>%1: %2 of %3 trials took over twice the median: trial %4.</p>")
+                  .arg(name)
+                  .arg(at.size())
+                  .arg(s.trialsMs.size())
+                  .arg(at.join(QStringLiteral(", ")));
+  }
   return QObject::tr(
              "<h4>Timing (ms)</h4><p>%1 trials after %2 warm-up calls, %3 clock, order seed %4; on the "
              "host clock the speedup is %5</p>")
@@ -95,7 +110,7 @@ QString timingHtml(const protocol::EvaluateResult& r) {
              .arg(html(t.clock))
              .arg(t.orderSeed)
              .arg(formatSpeedup(t.hostSpeedup)) +
-         table(rows);
+         table(rows) + slow;
 }
 
 QString kernelsHtml(const protocol::EvaluateResult& r) {

@@ -14,6 +14,7 @@
 #include "views/candidate_filter_proxy.h"
 #include "views/candidate_table_model.h"
 #include "views/charts_view.h"
+#include "views/run_result_view.h"
 #include "views/code_compare_view.h"
 #include "views/code_editor.h"
 #include "views/code_problems.h"
@@ -118,6 +119,21 @@ TEST(RecordedVsMeasured, OnePointPerCandidateWithBothNumbersAndTheRestCountedInT
   const QString title = charts.versusView()->chart()->title();
   EXPECT_TRUE(title.contains("2 candidates, 1 outside ±20%")) << title.toStdString();
   EXPECT_TRUE(title.contains("1 failed or untimed here")) << title.toStdString();
+}
+
+TEST(RunResult, SlowTrialsAreNamedWithTheirPlaceInTheRun) {
+  runs::MeasuredRun run = test::timedRun(2.0);
+  auto& candidate = run.result->timing->candidate;
+  candidate.medianMs = 1.0;
+  candidate.maxMs = 9.0;
+  candidate.trialsMs = {1.0, 1.1, 9.0, 0.9};
+  RunResultView view;
+  view.showRun(&run, true);
+  const QString text = view.plainText();
+  EXPECT_TRUE(text.contains(QStringLiteral("max"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("candidate: 1 of 4 trials took over twice the median: trial 3 (9 ms)")))
+      << text.toStdString();
+  EXPECT_FALSE(text.contains(QStringLiteral("reference: "))) << "the reference has no trial list";
 }
 
 TEST(MeasurementTable, ClaimsFirstThenRunsNewestFirst) {
