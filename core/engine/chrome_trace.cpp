@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
+#include <utility>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 namespace ks::engine {
@@ -48,6 +51,20 @@ ChromeTrace readChromeTrace(const std::string& traceJson) {
   }
   if (first && last && first != last) first->marker = last->marker = true;
   return out;
+}
+
+double kernelBusyMs(const ChromeTrace& trace) {
+  std::vector<std::pair<double, double>> spans;
+  for (const TraceKernel& k : trace.kernels)
+    if (!k.marker && k.durationUs > 0) spans.emplace_back(k.startUs, k.startUs + k.durationUs);
+  std::sort(spans.begin(), spans.end());
+  double busyUs = 0, end = -std::numeric_limits<double>::infinity();
+  for (const auto& [from, to] : spans) {
+    if (to <= end) continue;
+    busyUs += to - std::max(from, end);
+    end = to;
+  }
+  return busyUs / 1000;
 }
 
 }  // namespace ks::engine

@@ -34,4 +34,8 @@ struct ChromeTrace {
 
 ChromeTrace readChromeTrace(const std::string& traceJson);
 
+// The GPU time of a traced call: the union of its kernels' intervals, the two markers left out, so kernels
+// that overlap on several streams count once. 0 for a trace without kernels.
+double kernelBusyMs(const ChromeTrace& trace);
+
 }  // namespace ks::engine

@@ -49,6 +49,23 @@ auto guarded(const ModelUnderTest& model, const ModelPair& pair, Phase phase, co
   return info;
 }
 
+// Python's cyclic garbage collector stays out of a timed call, as in timeit: a collection that falls inside
+// one trial makes a slow trial of it, and how often one falls depends on the whole interpreter's history,
+// not on the model. It runs between trials instead (at the first allocation after the call). Through the C
+// API, which a program cannot patch.
+class CollectorPause {
+ public:
+  CollectorPause() : wasEnabled_(PyGC_Disable() == 1) {}
+  ~CollectorPause() {
+    if (wasEnabled_) PyGC_Enable();
+  }
+  CollectorPause(const CollectorPause&) = delete;
+  CollectorPause& operator=(const CollectorPause&) = delete;
+
+ private:
+  bool wasEnabled_;
+};
+
 double secondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
@@ -178,9 +195,14 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
       model.enter();
       flush();
       synchronize(s.device);
-      clock->start();
-      const py::object out = model.callable(*callArgs);
-      const TrialTime t = clock->stop();
+      py::object out;
+      TrialTime t;
+      {
+        const CollectorPause noCollection;
+        clock->start();
+        out = model.callable(*callArgs);
+        t = clock->stop();
+      }
       if (timed) times[which].push_back(t);
       return true;
     });
@@ -205,6 +227,7 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
   t.candidate = summarizeTrials(times[1]);
   t.speedup = t.reference.medianMs / t.candidate.medianMs;
   t.hostSpeedup = t.reference.hostMedianMs / t.candidate.hostMedianMs;
+  t.speedupCi95 = speedupInterval(t.reference.trialsMs, t.candidate.trialsMs, static_cast<std::uint64_t>(s.seed));
   return t;
 }
 
@@ -228,6 +251,10 @@ void profile(ModelPair& pair, const MeasureSettings& s, PhaseReporter& reporter,
                                            s.scratch / (model->role + ".trace.json"));
       for (auto& k : called.kernels) m.kernels.push_back(std::move(k));
       traces[i++] = std::move(called.trace);
+    }
+    if (m.timing) {
+      m.timing->reference.kernelMs = kernelBusyMs(traces[0]);
+      m.timing->candidate.kernelMs = kernelBusyMs(traces[1]);
     }
     probes.profiled(traces[0], traces[1]);
   } catch (py::error_already_set& e) {

@@ -115,8 +115,21 @@ struct TimingStats {
   double clockGapMs = 0;  // median over trials of (host - official); ~launch overhead unless work escapes
   double maxMs = 0;       // the slowest trial, official clock
   std::vector<double> trialsMs;  // official clock, each timed trial in the order run (empty in older results)
+  // GPU time of the one profiled call: its kernels' intervals merged across streams (overlaps counted once).
+  // Against medianMs it says how much of a timed call the GPU was busy; absent when not profiled.
+  std::optional<double> kernelMs;
+  // kernelMs / medianMs: the share of a timed call the GPU was busy (over 1 when kernels overlap on streams).
+  std::optional<double> busy() const {
+    if (!kernelMs || !(medianMs > 0)) return std::nullopt;
+    return *kernelMs / medianMs;
+  }
   bool operator==(const TimingStats&) const = default;
 };
+
+// A model whose kernels kept the GPU busy less than this share of its median timed call is host-bound: most
+// of its time is the CPU launching work, so its time, and a speedup against it, move with the CPU's speed and
+// load from run to run by more than its trials' spread says (docs/runner-protocol.md, "How evaluate measures").
+inline constexpr double kHostBoundBusy = 0.5;
 
 struct Timing {
   std::string clock;  // "cuda-events" | "wall"
@@ -126,6 +139,13 @@ struct Timing {
   TimingStats reference, candidate;
   double speedup = 0;      // reference.medianMs / candidate.medianMs
   double hostSpeedup = 0;  // reference.hostMedianMs / candidate.hostMedianMs
+  // 95 % bootstrap interval of `speedup` over the trials (trial_stats.h): the spread of this run's trials,
+  // not drift between runs. Absent in results of older runners.
+  struct Interval {
+    double low = 0, high = 0;
+    bool operator==(const Interval&) const = default;
+  };
+  std::optional<Interval> speedupCi95;
   bool operator==(const Timing&) const = default;
 };
 

@@ -172,15 +172,17 @@ Correctness correctnessFrom(const Fields& f) {
 }
 
 Json statsJson(const TimingStats& s) {
-  return {{"median_ms", number(s.medianMs)},
-          {"min_ms", number(s.minMs)},
-          {"iqr_ms", number(s.iqrMs)},
-          {"cv", number(s.cv)},
-          {"host_median_ms", number(s.hostMedianMs)},
-          {"host_min_ms", number(s.hostMinMs)},
-          {"clock_gap_ms", number(s.clockGapMs)},
-          {"max_ms", number(s.maxMs)},
-          {"trials_ms", numbers(s.trialsMs)}};
+  Json j = {{"median_ms", number(s.medianMs)},
+            {"min_ms", number(s.minMs)},
+            {"iqr_ms", number(s.iqrMs)},
+            {"cv", number(s.cv)},
+            {"host_median_ms", number(s.hostMedianMs)},
+            {"host_min_ms", number(s.hostMinMs)},
+            {"clock_gap_ms", number(s.clockGapMs)},
+            {"max_ms", number(s.maxMs)}};
+  if (s.kernelMs) j["kernel_ms"] = number(*s.kernelMs);
+  j["trials_ms"] = numbers(s.trialsMs);
+  return j;
 }
 
 TimingStats statsFrom(const Fields& f) {
@@ -188,19 +190,22 @@ TimingStats statsFrom(const Fields& f) {
                 f.number("host_median_ms"), f.number("host_min_ms"), f.number("clock_gap_ms")};
   s.trialsMs = f.numbers("trials_ms");  // results of older runners have neither
   s.maxMs = f.numberOr("max_ms", s.trialsMs.empty() ? 0 : *std::max_element(s.trialsMs.begin(), s.trialsMs.end()));
+  s.kernelMs = f.optNumber("kernel_ms");  // absent: not profiled, or an older runner
   return s;
 }
 
 Json timingJson(const Timing& t) {
-  return {{"clock", t.clock},
-          {"trials", t.trials},
-          {"warmup", t.warmup},
-          {"order_seed", t.orderSeed},
-          {"cache_flush_bytes", t.cacheFlushBytes},
-          {"reference", statsJson(t.reference)},
-          {"candidate", statsJson(t.candidate)},
-          {"speedup", number(t.speedup)},
-          {"host_speedup", number(t.hostSpeedup)}};
+  Json j = {{"clock", t.clock},
+            {"trials", t.trials},
+            {"warmup", t.warmup},
+            {"order_seed", t.orderSeed},
+            {"cache_flush_bytes", t.cacheFlushBytes},
+            {"reference", statsJson(t.reference)},
+            {"candidate", statsJson(t.candidate)},
+            {"speedup", number(t.speedup)}};
+  if (t.speedupCi95) j["speedup_ci95"] = numbers({t.speedupCi95->low, t.speedupCi95->high});
+  j["host_speedup"] = number(t.hostSpeedup);
+  return j;
 }
 
 Timing timingFrom(const Fields& f) {
@@ -214,6 +219,11 @@ Timing timingFrom(const Fields& f) {
   t.candidate = statsFrom(f.object("candidate"));
   t.speedup = f.number("speedup");
   t.hostSpeedup = f.number("host_speedup");
+  if (f.has("speedup_ci95")) {  // absent in results of older runners
+    const std::vector<double> ci = f.numbers("speedup_ci95");
+    if (ci.size() != 2) throw DecodeError{f.pathOf("speedup_ci95") + ": expected [low, high]"};
+    t.speedupCi95 = Timing::Interval{ci[0], ci[1]};
+  }
   return t;
 }
 

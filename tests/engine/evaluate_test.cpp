@@ -315,3 +315,25 @@ TEST(Evaluate, TimerPatchIsFlaggedOnItsLineAndUndone) {
   EXPECT_EQ(pybind11::module_::import("time").attr("perf_counter").attr("__name__").cast<std::string>(),
             "perf_counter");
 }
+
+// Python's collector is off during each timing call (warm-up and trials), as in timeit, on for every other
+// call, and on again after the request. The candidate logs gc.isenabled() per call where the test can read it.
+TEST(Evaluate, TheGarbageCollectorPausesOnlyDuringTimingCalls) {
+  pybind11::module_ builtins = pybind11::module_::import("builtins");
+  builtins.attr("ks_gc_log") = pybind11::list();
+  const std::string code = "import builtins\nimport gc\n" +
+                           candidateWith("builtins.ks_gc_log.append(gc.isenabled())\n"
+                                         "        return torch.relu(self.linear(x))");
+  const EvaluateResult r = result(evaluate(evaluateRequest("gc", code)));
+  ASSERT_TRUE(r.timing);
+  ASSERT_TRUE(r.timing->speedupCi95);
+  EXPECT_LE(r.timing->speedupCi95->low, r.timing->speedupCi95->high);
+  std::vector<bool> log;
+  for (const auto& seen : builtins.attr("ks_gc_log")) log.push_back(seen.cast<bool>());
+  builtins.attr("__delattr__")("ks_gc_log");
+  const std::size_t timingCalls = 1 + 5;  // warmup + trials of evaluateRequest
+  ASSERT_GT(log.size(), timingCalls + 2);  // 2 correctness seeds, the probes' calls, then timing
+  for (std::size_t i = 0; i < log.size(); ++i)
+    EXPECT_EQ(log[i], i < log.size() - timingCalls) << "call " << i + 1 << " of " << log.size();
+  EXPECT_TRUE(pybind11::module_::import("gc").attr("isenabled")().cast<bool>());
+}

@@ -40,6 +40,67 @@ TEST(TrialStats, SummaryOfBothClocks) {
   EXPECT_DOUBLE_EQ(spiky.medianMs, 1.1);
 }
 
+TEST(TrialStats, SpeedupIntervalBracketsTheSpeedupAndNarrowsWithSteadierTrials) {
+  // Reference ~2 ms, candidate ~1 ms, with alternating noise of 1 % and of 20 %.
+  std::vector<double> ref, cand, noisyRef, noisyCand;
+  for (int i = 0; i < 50; ++i) {
+    const double wiggle = (i % 5) - 2.0;  // -2 .. 2
+    ref.push_back(2.0 * (1 + 0.005 * wiggle));
+    cand.push_back(1.0 * (1 - 0.005 * wiggle * ((i % 3) - 1)));
+    noisyRef.push_back(2.0 * (1 + 0.1 * wiggle));
+    noisyCand.push_back(1.0 * (1 - 0.1 * wiggle * ((i % 3) - 1)));
+  }
+  const auto steady = speedupInterval(ref, cand, 42);
+  const auto noisy = speedupInterval(noisyRef, noisyCand, 42);
+  ASSERT_TRUE(steady && noisy);
+  const double speedup = quantile(ref, 0.5) / quantile(cand, 0.5);
+  EXPECT_LE(steady->low, speedup);
+  EXPECT_GE(steady->high, speedup);
+  EXPECT_LT(steady->high - steady->low, noisy->high - noisy->low);
+  EXPECT_GT(noisy->high - noisy->low, 0.05);
+  EXPECT_LT(steady->high - steady->low, 0.05);
+  // Seeded: the same trials give the same interval; identical trials give a point.
+  EXPECT_EQ(*speedupInterval(noisyRef, noisyCand, 42), *noisy);
+  const auto point = speedupInterval({3, 3, 3}, {1.5, 1.5, 1.5}, 7);
+  ASSERT_TRUE(point);
+  EXPECT_DOUBLE_EQ(point->low, 2.0);
+  EXPECT_DOUBLE_EQ(point->high, 2.0);
+  // Not enough, or unpaired, trials: no interval.
+  EXPECT_FALSE(speedupInterval({1}, {1}, 42));
+  EXPECT_FALSE(speedupInterval({1, 2, 3}, {1, 2}, 42));
+}
+
+TEST(TrialStats, SpeedupIntervalKeepsEachTrialsTwoCallsTogether) {
+  // Both models three times slower in the second half (a slower CPU, another process): every trial's ratio
+  // is 2, and since each resample draws whole trials its two medians come from the same trials, so the
+  // interval is the point 2. Drawing each model's trials on their own would pair a slow median with a fast one
+  // and spread the interval over 0.67 .. 6.
+  std::vector<double> ref, cand;
+  for (int i = 0; i < 40; ++i) {
+    const double slow = i < 20 ? 1.0 : 3.0;
+    ref.push_back(2.0 * slow);
+    cand.push_back(1.0 * slow);
+  }
+  const auto ci = speedupInterval(ref, cand, 1);
+  ASSERT_TRUE(ci);
+  EXPECT_DOUBLE_EQ(ci->low, 2.0);
+  EXPECT_DOUBLE_EQ(ci->high, 2.0);
+}
+
+TEST(KernelProfile, BusyTimeMergesOverlappingKernelsAndLeavesTheMarkersOut) {
+  const std::string trace = R"({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "spin_kernel", "ts": 0, "dur": 5, "args": {"stream": 7, "correlation": 1}},
+    {"ph": "X", "cat": "kernel", "name": "a", "ts": 10, "dur": 10, "args": {"stream": 7, "correlation": 2}},
+    {"ph": "X", "cat": "kernel", "name": "b", "ts": 15, "dur": 10, "args": {"stream": 9, "correlation": 3}},
+    {"ph": "X", "cat": "kernel", "name": "c", "ts": 16, "dur": 2, "args": {"stream": 11, "correlation": 4}},
+    {"ph": "X", "cat": "kernel", "name": "d", "ts": 40, "dur": 5, "args": {"stream": 7, "correlation": 5}},
+    {"ph": "X", "cat": "kernel", "name": "spin_kernel", "ts": 1000, "dur": 5, "args": {"stream": 7, "correlation": 6}}
+  ]})";
+  // a, b and c cover 10..25 (15 us), d 5 us more; the markers' 10 us and the gaps do not count.
+  EXPECT_NEAR(kernelBusyMs(readChromeTrace(trace)), 0.020, 1e-12);
+  EXPECT_EQ(kernelBusyMs(readChromeTrace("not json")), 0);
+}
+
 TEST(KernelProfile, ChromeTraceKernelsGroupByNameAndStreamInLaunchOrder) {
   const std::string trace = R"({"traceEvents": [
     {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 1, "dur": 50},

@@ -62,7 +62,10 @@ EvaluateResult sampleResult() {
   t.candidate = {0.16, 0.15, 0.003, 0.02, 0.17, 0.16, 0.01};
   t.candidate.maxMs = 0.9;
   t.candidate.trialsMs = {0.16, 0.9, 0.15};
+  t.reference.kernelMs = 2.0;
+  t.candidate.kernelMs = 0.04;
   t.speedup = 13.125;
+  t.speedupCi95 = Timing::Interval{12.5, 13.75};
   t.hostSpeedup = 12.5;
   r.timing = t;
   r.kernels = {{"candidate", "diag_mm_kernel", 7, 1, 150.25}, {"reference", "gemm", 7, 2, 2000}};
@@ -146,6 +149,26 @@ TEST(EventCodec, TimingsOfOlderRunnersHaveNoTrialList) {
   d = decodeEvaluateResult(j);
   ASSERT_TRUE(d.value) << d.error;
   EXPECT_EQ(d.value->timing->candidate.maxMs, 0.7);
+}
+
+TEST(EventCodec, TimingsOfOlderRunnersHaveNoIntervalNorKernelTime) {
+  Json j = toJson(sampleResult());
+  EXPECT_EQ(j["timing"]["speedup_ci95"], Json::array({12.5, 13.75}));
+  EXPECT_EQ(j["timing"]["candidate"]["kernel_ms"], 0.04);
+  Decoded<EvaluateResult> d = decodeEvaluateResult(j);
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_DOUBLE_EQ(*d.value->timing->candidate.busy(), 0.04 / 0.16);
+  j["timing"].erase("speedup_ci95");
+  j["timing"]["candidate"].erase("kernel_ms");
+  d = decodeEvaluateResult(j);
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_FALSE(d.value->timing->speedupCi95);
+  EXPECT_FALSE(d.value->timing->candidate.kernelMs);
+  EXPECT_FALSE(d.value->timing->candidate.busy());
+  j["timing"]["speedup_ci95"] = Json::array({12.5});
+  d = decodeEvaluateResult(j);
+  EXPECT_FALSE(d.value);
+  EXPECT_NE(d.error.find("timing.speedup_ci95: expected [low, high]"), std::string::npos) << d.error;
 }
 
 TEST(EventCodec, IncorrectResultHasNoTimingButSaysWhy) {
