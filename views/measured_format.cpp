@@ -31,8 +31,15 @@ QString outcomeText(const runs::MeasuredRun& run) {
 QString speedupWithSpread(const runs::MeasuredRun& run) {
   if (!run.row.speedup) return QStringLiteral("—");
   QString text = formatSpeedup(*run.row.speedup);
-  if (run.result && run.result->timing && std::isfinite(run.result->timing->candidate.cv))
-    text += QStringLiteral(" ± %1%").arg(run.result->timing->candidate.cv * 100, 0, 'f', 1);
+  if (!run.result || !run.result->timing) return text;
+  const auto& t = *run.result->timing;
+  if (t.speedupCi95 && std::isfinite(t.speedupCi95->low) && std::isfinite(t.speedupCi95->high)) {
+    QString low = formatSpeedup(t.speedupCi95->low), high = formatSpeedup(t.speedupCi95->high);
+    low.chop(1);  // "12.500–13.750×"
+    text += QStringLiteral(" [%1–%2]").arg(low, high);
+  } else if (std::isfinite(t.candidate.cv)) {  // results of runners before the interval
+    text += QStringLiteral(" ± %1%").arg(t.candidate.cv * 100, 0, 'f', 1);
+  }
   return text;
 }
 

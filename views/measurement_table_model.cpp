@@ -122,8 +122,10 @@ QVariant MeasurementTableModel::runData(const MeasuredHistory::Entry& e, int col
                  QString::fromStdString(run.row.codeHash));
       case SpeedupColumn:
         return r && r->timing
-                   ? tr("Reference median / candidate median: %1 ms / %2 ms over %3 trials (%4); ± is "
-                        "the candidate's coefficient of variation")
+                   ? tr("Reference median / candidate median: %1 ms / %2 ms over %3 trials (%4); in "
+                        "brackets the 95% bootstrap interval over the trials (it covers their spread, not "
+                        "what changes between runs), or for older results ± the candidate's coefficient of "
+                        "variation")
                          .arg(r->timing->reference.medianMs, 0, 'g', 4)
                          .arg(r->timing->candidate.medianMs, 0, 'g', 4)
                          .arg(r->timing->trials)

@@ -80,17 +80,34 @@ QString timingHtml(const protocol::EvaluateResult& r) {
     return QObject::tr("<h4>Timing</h4><p>%1</p>")
         .arg(html(r.timingNote.empty() ? "not timed" : r.timingNote));
   const auto& t = *r.timing;
-  QString rows = row({QString(), QObject::tr("median"), QObject::tr("min"), QObject::tr("max"), QObject::tr("IQR"),
-                      QObject::tr("CV"), QObject::tr("host median"), QObject::tr("clock gap")},
-                     true);
+  const bool profiled = t.reference.busy() || t.candidate.busy();
+  QStringList header{QString(),           QObject::tr("median"), QObject::tr("min"),
+                     QObject::tr("max"),  QObject::tr("IQR"),    QObject::tr("CV"),
+                     QObject::tr("host median"), QObject::tr("clock gap")};
+  if (profiled) header << QObject::tr("GPU busy");
+  QString rows = row(header, true);
   // A high CV with a steady median is a few slow trials: say which, so a person can tell one outlier from a
   // slow stretch (results before session 4 carry no trial list).
-  QString slow;
+  QString slow, hostBound;
   for (const auto& [name, s] :
        {std::pair{QObject::tr("reference"), t.reference}, {QObject::tr("candidate"), t.candidate}}) {
-    rows += row({name, number(s.medianMs, 4), number(s.minMs, 4),
-                 s.trialsMs.empty() && s.maxMs == 0 ? QStringLiteral("—") : number(s.maxMs, 4), number(s.iqrMs),
-                 percent(s.cv), number(s.hostMedianMs, 4), number(s.clockGapMs)});
+    QStringList cells{name,
+                      number(s.medianMs, 4),
+                      number(s.minMs, 4),
+                      s.trialsMs.empty() && s.maxMs == 0 ? QStringLiteral("—") : number(s.maxMs, 4),
+                      number(s.iqrMs),
+                      percent(s.cv),
+                      number(s.hostMedianMs, 4),
+                      number(s.clockGapMs)};
+    if (profiled) cells << (s.busy() ? percent(*s.busy()) : QStringLiteral("—"));
+    rows += row(cells);
+    if (s.busy() && *s.busy() < protocol::kHostBoundBusy)
+      hostBound += QObject::tr(
+                       "<p>The %1 is host-bound: its kernels kept the GPU busy %2 of its median call (%3 of "
+                       "%4 ms in the profiled call); the rest is the CPU launching work, so this speedup moves "
+                       "with the CPU's speed and load, from run to run and machine to machine, by more than "
+                       "the interval says.</p>")
+                       .arg(name, percent(*s.busy()), number(*s.kernelMs, 4), number(s.medianMs, 4));
     QStringList at;
     for (std::size_t i = 0; i < s.trialsMs.size(); ++i)
       if (s.trialsMs[i] > 2 * s.medianMs)
@@ -102,15 +119,19 @@ QString timingHtml(const protocol::EvaluateResult& r) {
                   .arg(s.trialsMs.size())
                   .arg(at.join(QStringLiteral(", ")));
   }
+  const QString interval =
+      t.speedupCi95 ? QObject::tr("; 95% interval of the speedup over these trials %1 to %2")
+                          .arg(formatSpeedup(t.speedupCi95->low), formatSpeedup(t.speedupCi95->high))
+                    : QString();
   return QObject::tr(
              "<h4>Timing (ms)</h4><p>%1 trials after %2 warm-up calls, %3 clock, order seed %4; on the "
-             "host clock the speedup is %5</p>")
+             "host clock the speedup is %5%6</p>")
              .arg(t.trials)
              .arg(t.warmup)
              .arg(html(t.clock))
              .arg(t.orderSeed)
-             .arg(formatSpeedup(t.hostSpeedup)) +
-         table(rows) + slow;
+             .arg(formatSpeedup(t.hostSpeedup), interval) +
+         table(rows) + slow + hostBound;
 }
 
 QString kernelsHtml(const protocol::EvaluateResult& r) {

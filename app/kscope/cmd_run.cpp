@@ -160,9 +160,17 @@ void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const 
   if (c.inputsMutated) std::cout << "            the candidate changed an input it was given\n";
   if (r.timing) {
     const auto& t = *r.timing;
-    std::cout << "  speedup   " << fixed(t.speedup, 2) << "x  reference " << fixed(t.reference.medianMs, 3)
-              << " ms, candidate " << fixed(t.candidate.medianMs, 3) << " ms (median of " << t.trials
-              << " trials, " << t.clock << ")\n";
+    std::cout << "  speedup   " << fixed(t.speedup, 2) << "x";
+    if (t.speedupCi95)
+      std::cout << " (95% interval " << fixed(t.speedupCi95->low, 2) << "-" << fixed(t.speedupCi95->high, 2)
+                << "x)";
+    std::cout << "  reference " << fixed(t.reference.medianMs, 3) << " ms, candidate "
+              << fixed(t.candidate.medianMs, 3) << " ms (median of " << t.trials << " trials, " << t.clock
+              << ")\n";
+    for (const auto& [name, s] : {std::pair{"reference", t.reference}, {"candidate", t.candidate}})
+      if (s.busy() && *s.busy() < protocol::kHostBoundBusy)
+        std::cout << "            host-bound " << name << ": its kernels kept the GPU busy "
+                  << fixed(100 * *s.busy(), 0) << "% of its median call; the speedup moves with the CPU\n";
   } else {
     std::cout << "  timing    " << (r.timingNote.empty() ? "not timed" : r.timingNote) << "\n";
   }

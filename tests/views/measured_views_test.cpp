@@ -18,6 +18,7 @@
 #include "views/code_compare_view.h"
 #include "views/code_editor.h"
 #include "views/code_problems.h"
+#include "views/measured_format.h"
 #include "views/measured_history.h"
 #include "views/measurement_table_model.h"
 #include "views/speedup_format.h"
@@ -134,6 +135,26 @@ TEST(RunResult, SlowTrialsAreNamedWithTheirPlaceInTheRun) {
   EXPECT_TRUE(text.contains(QStringLiteral("candidate: 1 of 4 trials took over twice the median: trial 3 (9 ms)")))
       << text.toStdString();
   EXPECT_FALSE(text.contains(QStringLiteral("reference: "))) << "the reference has no trial list";
+}
+
+TEST(RunResult, TheIntervalAndAHostBoundModelAreSaid) {
+  runs::MeasuredRun run = test::timedRun(2.0);
+  auto& timing = *run.result->timing;
+  timing.reference.medianMs = 4.0;
+  timing.reference.kernelMs = 1.0;  // 25 % busy: host-bound
+  timing.candidate.medianMs = 2.0;
+  timing.candidate.kernelMs = 1.9;  // 95 %
+  timing.speedupCi95 = protocol::Timing::Interval{1.9, 2.1};
+  RunResultView view;
+  view.showRun(&run, true);
+  const QString text = view.plainText();
+  EXPECT_TRUE(text.contains(QStringLiteral("95% interval of the speedup over these trials 1.900× to 2.100×")))
+      << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("GPU busy"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("The reference is host-bound: its kernels kept the GPU busy 25.0%")))
+      << text.toStdString();
+  EXPECT_FALSE(text.contains(QStringLiteral("The candidate is host-bound"))) << text.toStdString();
+  EXPECT_EQ(speedupWithSpread(run), formatSpeedup(2.0) + QStringLiteral(" [1.900–2.100×]"));
 }
 
 TEST(MeasurementTable, ClaimsFirstThenRunsNewestFirst) {
