@@ -17,7 +17,17 @@ Definitions (docs/gpu-results.md quotes them):
   slow trials     candidate trials longer than twice the candidate's median (from trials_ms, runners since
                   session 4), with their positions in the run: one outlier, or a stretch
   repeat-run CV   sample standard deviation / mean of the two measured speedups (cold, warm), over the
-                  entries whose reference and candidate both take > 1 ms (the issue's "repeat-run CV")
+                  entries whose reference and candidate both take > 1 ms (the issue's "repeat-run CV");
+                  also split by the kind of timing below
+  GPU busy        a model's kernel time in its profiled call over its median timed call: timing.*.kernel_ms
+                  (kernels merged across streams; runners since session 5), else the sum of its kernels'
+                  total_us (overlaps counted twice). Below 50 % the model is host-bound: its time is mostly
+                  the CPU launching work, and it moves with the CPU's speed and load; 50-90 % partly so;
+                  an entry is GPU-bound when both models are at 90 % or more
+  autotuned       a program turned on torch.backends.cudnn.benchmark: cuDNN picks its algorithms by timing
+                  them in each process, and may pick others in the next run
+  95 % interval   timing.speedup_ci95 (runners since session 5): the bootstrap interval over one run's trials;
+                  the summary counts the warm speedups inside the cold run's interval
 """
 import argparse
 import collections
@@ -94,6 +104,26 @@ def hack_families(r):
     return sorted({f["family"] for f in r.get("runtime_flags", []) if f["severity"] == "hack"})
 
 
+def busy(r, t, model):
+    """(share of the median timed call the GPU was busy, exact?) or (None, False) when not profiled."""
+    if not t or not t[model].get("median_ms"):
+        return None, False
+    if t[model].get("kernel_ms") is not None:
+        return t[model]["kernel_ms"] / t[model]["median_ms"], True
+    us = sum(k.get("total_us") or 0 for k in r.get("kernels") or [] if k.get("model") == model)
+    return (us / 1000 / t[model]["median_ms"], False) if us else (None, False)
+
+
+def timing_kind(r, t):
+    """'autotuned', 'host-bound', 'partly host-bound', 'gpu-bound' or None (not profiled)."""
+    if any("cudnn.benchmark: False -> True" in c for c in r.get("torch_settings_changed") or []):
+        return "autotuned"
+    shares = [busy(r, t, m)[0] for m in ("reference", "candidate")]
+    if None in shares:
+        return None
+    return "host-bound" if min(shares) < 0.5 else "partly host-bound" if min(shares) < 0.9 else "gpu-bound"
+
+
 def fmt(x, digits=2):
     return "-" if x is None else f"{x:.{digits}f}"
 
@@ -113,6 +143,9 @@ def main():
     keys = sorted(cold, key=task_order)
 
     reproduced, logs, failures, cvs_long, spreads, spreads_long = 0, [], collections.Counter(), [], [], []
+    spreads_by_kind = collections.defaultdict(list)  # timing kind -> repeat-run CVs of entries > 1 ms
+    inside = [0, 0]  # warm speedups inside the cold run's 95 % interval, entries with an interval
+    exact_busy = False
     slow_trials = []  # (task key, trials, [(index, ms) of trials > 2x the candidate's median])
     env = None
     lines = []
@@ -150,6 +183,16 @@ def main():
             spreads.append(spread)
             if long_task:
                 spreads_long.append(statistics.stdev([measured, repeat]) / statistics.mean([measured, repeat]))
+                spreads_by_kind[timing_kind(r, t)].append(spreads_long[-1])
+            if t.get("speedup_ci95"):
+                lo, hi = t["speedup_ci95"]
+                inside[0] += lo <= repeat <= hi
+                inside[1] += 1
+        shares = [busy(r, t, m) for m in ("reference", "candidate")] if t else []
+        exact_busy = exact_busy or any(e for _, e in shares)
+        busy_cell = "/".join(f"{100 * b:.0f}" if b is not None else "-" for b, _ in shares) or "-"
+        ci = t.get("speedup_ci95") if t else None
+        measured_cell = fmt(measured) + (f" [{fmt(ci[0])}–{fmt(ci[1])}]" if ci else "")
         flags = ", ".join(hack_families(r)) if r else ""
         ext = extension_status(r)
         if ext:
@@ -166,10 +209,11 @@ def main():
             seeds = [s for s in r["correctness"]["seeds"] if not s["passed"]]
             note = (seeds[0]["message"] if seeds else "").splitlines()[0][:90].replace("|", "\\|") if seeds else ""
         lines.append(
-            f"| {key[0]} | {'yes' if kind is None else kind} | {fmt(recorded)} | {fmt(measured)} | "
+            f"| {key[0]} | {'yes' if kind is None else kind} | {fmt(recorded)} | {measured_cell} | "
             f"{fmt(t['host_speedup']) if t else '-'} | {fmt(repeat)} | "
             f"{fmt(t['reference']['median_ms'], 3) if t else '-'} | {fmt(t['candidate']['median_ms'], 3) if t else '-'} | "
-            f"{fmt(100 * cv, 1) if cv is not None else '-'} | {ext or '-'} | {build_cell(row)} | {flags} | {note} |")
+            f"{fmt(100 * cv, 1) if cv is not None else '-'} | {busy_cell} | {ext or '-'} | {build_cell(row)} | "
+            f"{flags} | {note} |")
 
     timed = len(logs)
     missing = []
@@ -218,6 +262,20 @@ def main():
               f"over {len(spreads)} entries" +
               (f"; repeat-run CV of the speedup, entries > 1 ms: median {100 * statistics.median(spreads_long):.2f} %, "
                f"{sum(1 for s in spreads_long if s > 0.03)} of {len(spreads_long)} above 3 %" if spreads_long else ""))
+    if spreads_by_kind:
+        parts = []
+        for kind, label in (("gpu-bound", "GPU-bound (both models' GPU busy >= 90 %)"),
+                            ("partly host-bound", "partly host-bound (a model's 50-90 %)"),
+                            ("host-bound", "host-bound (a model's < 50 %)"),
+                            ("autotuned", "autotuned (cudnn.benchmark turned on)"), (None, "not profiled")):
+            v = spreads_by_kind.get(kind)
+            if v:
+                parts.append(f"{label}: median {100 * statistics.median(v):.2f} %, "
+                             f"{sum(1 for x in v if x > 0.03)} of {len(v)} above 3 %")
+        print("- repeat-run CV by kind of timing, entries > 1 ms (GPU busy from " +
+              ("timing kernel_ms" if exact_busy else "the kernels' summed total_us") + "): " + "; ".join(parts))
+    if inside[1]:
+        print(f"- warm speedup inside the cold run's 95 % interval: {inside[0]} of {inside[1]} entries")
     walls = []
     if a.build_wall is not None:
         walls.append(f"build stage {a.build_wall:.0f} s")
@@ -230,12 +288,13 @@ def main():
     print("\n## Per entry\n")
     print("measured = median CUDA-event time of the reference / of the candidate (L2 flushed before each call); "
           "host = the same by the host clock after a device-wide synchronize; repeat = the warm batch's measured; "
-          "ms = medians; CV = candidate trial CV; extension = whether the program's load_inline extension "
+          "ms = medians; CV = candidate trial CV; busy = each model's GPU busy share of its median call, "
+          "reference/candidate, % (below 50: host-bound); extension = whether the program's load_inline extension "
           "compiled or the program fell back to PyTorch; build = seconds the build stage spent on it; "
           "runtime hack flags = families the runner's probes flagged with hack severity.\n")
-    print("| task | correct | recorded | measured | host | repeat | ref ms | cand ms | CV % | extension | build | "
-          "runtime hack flags | note |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| task | correct | recorded | measured [95 % interval] | host | repeat | ref ms | cand ms | CV % | "
+          "busy % | extension | build | runtime hack flags | note |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(lines))
 
 

@@ -5,7 +5,7 @@ the machine's CPU steal and load over the pass (bench/gpu/timing-noise.sh runs i
 
 Conditions (in the order given on the command line):
   quiet    one runner, nothing else running (run it twice to see the repeat spread of a quiet machine)
-  gcoff    a new runner whose programs start with gc.disable() (does Python's collector make slow trials?)
+  more     the quiet runner with 200 trials per model instead of 50 (how much of the spread is sampling?)
   burn     the quiet runner while 16 busy-looping processes take the CPUs (how CPU-bound is the timing?)
   share    the quiet runner with a gpu_share lock while 3 other runners check other entries under the same
            lock, as `kscope batch --timing-jobs 4` does (does the batch's company add spread?)
@@ -60,13 +60,15 @@ def cpu_times():
     return sum(v), v[7] if len(v) > 7 else 0, v[3]  # total, steal, idle
 
 
-def evaluate(runner, key, prefix="", share=False):
+def evaluate(runner, key, share=False, trials=None):
     r = ROWS[key]
     opts = {"device": DEVICE, "cache": CACHE}
+    if trials:
+        opts["trials"] = trials
     if share:
         opts["gpu_share"] = LOCK
-    return runner.ask({"op": "evaluate", "task": {"key": "L" + key, "reference": prefix + r["ref_code"]},
-                       "candidate": {"id": "cuda-l1", "code": prefix + r["custom_code"]}, "options": opts})
+    return runner.ask({"op": "evaluate", "task": {"key": "L" + key, "reference": r["ref_code"]},
+                       "candidate": {"id": "cuda-l1", "code": r["custom_code"]}, "options": opts})
 
 
 def summary(e):
@@ -76,10 +78,10 @@ def summary(e):
     t = res.get("timing")
     if not t:
         return {"not_timed": res.get("correctness", {}).get("passed")}
-    out = {"speedup": t["speedup"], "trials": t["trials"]}
+    out = {"speedup": t["speedup"], "trials": t["trials"], "speedup_ci95": t.get("speedup_ci95")}
     for m in ("reference", "candidate"):
         s = t[m]
-        out[m] = {k: s.get(k) for k in ("median_ms", "min_ms", "max_ms", "cv", "trials_ms")}
+        out[m] = {k: s.get(k) for k in ("median_ms", "min_ms", "max_ms", "cv", "kernel_ms", "trials_ms")}
     out["gpu_share"] = res.get("gpu_share")
     return out
 
@@ -115,14 +117,10 @@ def main():
             print(f"no time left for {cond}", flush=True)
             break
         burners, stop, threads, log = [], threading.Event(), [], []
-        if cond == "gcoff":
-            runner = Runner(exe, f"gcoff{n}")
-            runner.ask({"op": "warm_up", "options": {"device": DEVICE}})
-        else:
-            if quiet is None:
-                quiet = Runner(exe, "quiet")
-                quiet.ask({"op": "warm_up", "options": {"device": DEVICE}})
-            runner = quiet
+        if quiet is None:
+            quiet = Runner(exe, "quiet")
+            quiet.ask({"op": "warm_up", "options": {"device": DEVICE}})
+        runner = quiet
         if cond == "burn":
             burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(16)]
             time.sleep(1)
@@ -137,15 +135,18 @@ def main():
             if not ROWS.get(key, {}).get("custom_code"):
                 continue
             ts = time.monotonic()
-            e = evaluate(runner, key, prefix="import gc\ngc.disable()\n" if cond == "gcoff" else "",
-                         share=cond == "share")
+            e = evaluate(runner, key, share=cond == "share", trials=200 if cond == "more" else None)
             row = {"condition": f"{n}:{cond}", "task": "L" + key, "seconds": time.monotonic() - ts}
             row.update(summary(e))
             results.append(row)
             sp = row.get("speedup")
+            ci = row.get("speedup_ci95")
+            busy = lambda m: (f" busy {100 * row[m]['kernel_ms'] / row[m]['median_ms']:.0f}%"
+                              if row[m].get("kernel_ms") is not None else "")
             print(f"{row['condition']:<9} {row['task']:<6} {row['seconds']:5.1f} s  speedup "
-                  f"{sp if sp is None else round(sp, 4)}  "
-                  + "  ".join(f"{m[:4]} {row[m]['median_ms']:.3f} ms cv {row[m]['cv'] * 100:.1f}%"
+                  f"{sp if sp is None else round(sp, 4)}"
+                  + (f" [{ci[0]:.4f}-{ci[1]:.4f}]" if ci else "") + "  "
+                  + "  ".join(f"{m[:4]} {row[m]['median_ms']:.3f} ms cv {row[m]['cv'] * 100:.1f}%{busy(m)}"
                               for m in ("reference", "candidate") if m in row)
                   + (f"  error: {row['error'][:100]}" if "error" in row else ""), flush=True)
         c1 = cpu_times()
@@ -158,8 +159,6 @@ def main():
             b.kill()
         for t in threads:
             t.join(timeout=60)
-        if cond == "gcoff":
-            runner.close()
     if quiet:
         quiet.close()
     with open(os.path.join(OUTDIR, "noise.json"), "w") as f:
