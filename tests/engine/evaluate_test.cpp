@@ -319,6 +319,7 @@ TEST(Evaluate, TimerPatchIsFlaggedOnItsLineAndUndone) {
 // Python's collector is off during each timing call (warm-up and trials), as in timeit, on for every other
 // call, and on again after the request. The candidate logs gc.isenabled() per call where the test can read it.
 TEST(Evaluate, TheGarbageCollectorPausesOnlyDuringTimingCalls) {
+  (void)testEngine();  // Python must be up before the test touches it
   pybind11::module_ builtins = pybind11::module_::import("builtins");
   builtins.attr("ks_gc_log") = pybind11::list();
   const std::string code = "import builtins\nimport gc\n" +
