@@ -413,7 +413,12 @@ void ChartsView::buildVersus() {
     } else if (!recorded || !(*recorded > 0) || !std::isfinite(*recorded)) {
       ++unrecorded;
     } else {
-      m_versusPoints.push_back({QPointF(*recorded, *measured->row.speedup), row});
+      VersusPoint point{QPointF(*recorded, *measured->row.speedup), row, std::nullopt};
+      if (measured->result && measured->result->timing && measured->result->timing->speedupCi95) {
+        const auto& ci = *measured->result->timing->speedupCi95;
+        if (ci.low > 0 && std::isfinite(ci.low) && std::isfinite(ci.high)) point.interval = {ci.low, ci.high};
+      }
+      m_versusPoints.push_back(point);
       outside += std::abs(*measured->row.speedup / *recorded - 1.0) > kDisagreement;
     }
   }
@@ -437,8 +442,8 @@ void ChartsView::buildVersus() {
   }
   double lo = INFINITY, hi = 0;
   for (const auto& p : m_versusPoints) {
-    lo = std::min({lo, p.at.x(), p.at.y()});
-    hi = std::max({hi, p.at.x(), p.at.y()});
+    lo = std::min({lo, p.at.x(), p.at.y(), p.interval ? p.interval->first : INFINITY});
+    hi = std::max({hi, p.at.x(), p.at.y(), p.interval ? p.interval->second : 0.0});
   }
   auto* x = makeLogAxis(lo, hi, tr("recorded speedup (×, log scale)"));
   auto* y = makeLogAxis(lo, hi, tr("measured here (×, log scale)"));
@@ -469,8 +474,24 @@ void ChartsView::buildVersus() {
   }
   for (const auto& p : m_versusPoints)
     (std::abs(p.at.y() / p.at.x() - 1.0) > kDisagreement ? disagree : agree)->append(p.at);
-  for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{band, diagonal, agree, disagree})
+  // Each measured speedup's 95 % interval over its trials, a vertical bar through its dot (one legend entry).
+  QList<QLineSeries*> bars;
+  for (const auto& p : m_versusPoints) {
+    if (!p.interval) continue;
+    auto* bar = new QLineSeries;
+    bar->setPen(QPen(QColor(0x40, 0x40, 0x40, 160), 1.5));
+    *bar << QPointF(p.at.x(), p.interval->first) << QPointF(p.at.x(), p.interval->second);
+    bars << bar;
+  }
+  for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{band, diagonal})
     chart->addSeries(s);
+  for (QLineSeries* bar : bars) chart->addSeries(bar);
+  for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{agree, disagree})
+    chart->addSeries(s);
+  for (int i = 0; i < bars.size(); ++i) {
+    if (i == 0) bars[i]->setName(tr("95% interval"));
+    for (QLegendMarker* marker : chart->legend()->markers(bars[i])) marker->setVisible(i == 0);
+  }
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
   for (QAbstractSeries* s : chart->series()) {
@@ -494,10 +515,13 @@ void ChartsView::buildVersus() {
       for (const auto& p : m_versusPoints)
         if (p.at == at) {
           const Task& task = m_run->task(p.row);
-          QToolTip::showText(QCursor::pos(), tr("%1 %2: recorded %3, measured %4 — click to select")
+          const QString interval = p.interval ? tr(" [%1 to %2]").arg(formatSpeedup(p.interval->first),
+                                                                       formatSpeedup(p.interval->second))
+                                              : QString();
+          QToolTip::showText(QCursor::pos(), tr("%1 %2: recorded %3, measured %4%5 — click to select")
                                                  .arg(QString::fromStdString(task.key()),
                                                       QString::fromStdString(m_run->candidate(p.row)->id),
-                                                      formatSpeedup(p.at.x()), formatSpeedup(p.at.y())));
+                                                      formatSpeedup(p.at.x()), formatSpeedup(p.at.y()), interval));
           return;
         }
     });

@@ -2,7 +2,8 @@
 // Speedup charts for one baseline at a time (a selector): a histogram on log2 bins, the CDF of sorted
 // speedups, and a box plot per level with its points; and recorded against re-measured: one point per
 // candidate whose recorded program was timed here (recorded default-baseline speedup on x, the newest
-// measured one on y, both log), with the y = x line and the band of ±kDisagreement around it. Clicking a
+// measured one on y, both log, its 95 % interval as a vertical bar where the result has one), with the
+// y = x line and the band of ±kDisagreement around it. Clicking a
 // bar, a point or a box asks for those candidates to be selected (rowsSelected, LoadedRun rows). A last tab,
 // "Flags by task", is the task × flag family matrix (FlagMatrixChart); clicking a raised cell asks for the
 // task list to be filtered by that family and those candidates selected (familyChosen).
@@ -10,6 +11,8 @@
 #include <QPointF>
 #include <QWidget>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "views/speedup_distribution.h"
@@ -54,6 +57,7 @@ class ChartsView : public QWidget {
   struct VersusPoint {
     QPointF at;  // (recorded, measured) speedup
     int row = 0;
+    std::optional<std::pair<double, double>> interval;  // the measured speedup's 95 % interval, when known
   };
   const std::vector<VersusPoint>& versusPoints() const { return m_versusPoints; }
   QTabWidget* tabs() const { return m_tabs; }

@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QLineSeries>
 #include <QTest>
 
 #include "tests/views/synthetic_run.h"
@@ -120,6 +121,31 @@ TEST(RecordedVsMeasured, OnePointPerCandidateWithBothNumbersAndTheRestCountedInT
   const QString title = charts.versusView()->chart()->title();
   EXPECT_TRUE(title.contains("2 candidates, 1 outside ±20%")) << title.toStdString();
   EXPECT_TRUE(title.contains("1 failed or untimed here")) << title.toStdString();
+}
+
+TEST(RecordedVsMeasured, AMeasuredSpeedupWithAnIntervalGetsABarThroughItsDot) {
+  auto h = std::make_shared<MeasuredHistory>(6);
+  runs::MeasuredRun withInterval = timed(1.45);
+  withInterval.result->timing->speedupCi95 = protocol::Timing::Interval{1.3, 1.6};
+  h->add(test::kRowA, {withInterval, true});
+  h->add(test::kRowC, {timed(1.2), true});  // an older result: no interval, no bar
+  ChartsView charts;
+  charts.setRun(test::syntheticRun());
+  charts.setHistory(h);
+  const auto& points = charts.versusPoints();
+  ASSERT_EQ(points.size(), 2u);
+  ASSERT_TRUE(points[0].interval);
+  EXPECT_EQ(*points[0].interval, std::make_pair(1.3, 1.6));
+  EXPECT_FALSE(points[1].interval);
+  int bars = 0;
+  for (QAbstractSeries* s : charts.versusView()->chart()->series()) {
+    auto* line = qobject_cast<QLineSeries*>(s);
+    if (!line || line->count() != 2 || line->at(0).x() != line->at(1).x()) continue;  // the diagonal slopes
+    ++bars;
+    EXPECT_EQ(line->at(0), QPointF(1.5, 1.3));
+    EXPECT_EQ(line->at(1), QPointF(1.5, 1.6));
+  }
+  EXPECT_EQ(bars, 1);
 }
 
 TEST(RunResult, SlowTrialsAreNamedWithTheirPlaceInTheRun) {
