@@ -131,7 +131,12 @@ QString timingHtml(const protocol::EvaluateResult& r) {
              .arg(html(t.clock))
              .arg(t.orderSeed)
              .arg(formatSpeedup(t.hostSpeedup), interval) +
-         table(rows) + slow + hostBound;
+         table(rows) + slow + hostBound +
+         (protocol::cudnnAutotuned(r.torchSettingsChanged)
+              ? QObject::tr("<p>A program turned on cudnn.benchmark: cuDNN picked its algorithms by timing them "
+                            "in this runner and may pick others in the next, so this speedup can move between "
+                            "runs by more than the interval says.</p>")
+              : QString());
 }
 
 QString kernelsHtml(const protocol::EvaluateResult& r) {

@@ -171,6 +171,9 @@ void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const 
       if (s.busy() && *s.busy() < protocol::kHostBoundBusy)
         std::cout << "            host-bound " << name << ": its kernels kept the GPU busy "
                   << fixed(100 * *s.busy(), 0) << "% of its median call; the speedup moves with the CPU\n";
+    if (protocol::cudnnAutotuned(r.torchSettingsChanged))
+      std::cout << "            autotuned: a program turned on cudnn.benchmark; cuDNN may pick other algorithms "
+                   "in the next run\n";
   } else {
     std::cout << "  timing    " << (r.timingNote.empty() ? "not timed" : r.timingNote) << "\n";
   }

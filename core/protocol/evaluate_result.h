@@ -131,6 +131,15 @@ struct TimingStats {
 // load from run to run by more than its trials' spread says (docs/runner-protocol.md, "How evaluate measures").
 inline constexpr double kHostBoundBusy = 0.5;
 
+// A program turned on torch.backends.cudnn.benchmark (EvaluateResult::torchSettingsChanged): cuDNN then picks
+// its algorithms by timing them in each process and may pick others in the next run, so the time can move
+// between runs by more than the interval says (docs/cuda-l1-h100.md: L1/77 ran other kernels in its warm run).
+inline bool cudnnAutotuned(const std::vector<std::string>& torchSettingsChanged) {
+  for (const std::string& change : torchSettingsChanged)
+    if (change.find("cudnn.benchmark: False -> True") != std::string::npos) return true;
+  return false;
+}
+
 struct Timing {
   std::string clock;  // "cuda-events" | "wall"
   int trials = 0, warmup = 0;

@@ -180,6 +180,11 @@ TEST(RunResult, TheIntervalAndAHostBoundModelAreSaid) {
   EXPECT_TRUE(text.contains(QStringLiteral("The reference is host-bound: its kernels kept the GPU busy 25.0%")))
       << text.toStdString();
   EXPECT_FALSE(text.contains(QStringLiteral("The candidate is host-bound"))) << text.toStdString();
+  EXPECT_FALSE(text.contains(QStringLiteral("cudnn.benchmark"))) << text.toStdString();
+  run.result->torchSettingsChanged = {"torch.backends.cudnn.benchmark: False -> True"};
+  view.showRun(&run, true);
+  EXPECT_TRUE(view.plainText().contains(QStringLiteral("A program turned on cudnn.benchmark: cuDNN picked")))
+      << view.plainText().toStdString();
   EXPECT_EQ(speedupWithSpread(run), formatSpeedup(2.0) + QStringLiteral(" [1.900–2.100×]"));
 }
 
