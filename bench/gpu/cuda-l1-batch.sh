@@ -172,8 +172,8 @@ PY
   *) echo "unknown stage $stage"; exit 2 ;;
   esac
 done
-# What comes back (the device tool returns plain files under $OUT).
-for f in cold.jsonl warm.jsonl cold.log warm.log cold-wall.txt warm-wall.txt; do
+# What comes back (the device tool returns at most 8 plain files under $OUT; the wall times are in session.log).
+for f in cold.jsonl warm.jsonl cold.log warm.log; do
   [[ -f $state/$f ]] && gzip -c "$state/$f" > "$OUT/$f.gz"
 done
 log "done in $SECONDS s; $(ls "$OUT" | tr '\n' ' ')"
