@@ -7,6 +7,7 @@
 #include <chrono>
 #include <random>
 
+#include "core/engine/cpu_pin.h"
 #include "core/engine/gpu_share.h"
 #include "core/engine/kernel_profile.h"
 #include "core/engine/memory_poison.h"
@@ -211,6 +212,7 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
   };
   const int total = s.warmup + trials;
   const int step = std::max(1, total / 10);
+  const CpuPin pin(s.cpuPin);
   for (int i = 0; i < total; ++i) {
     const int first = static_cast<int>(order() & 1);
     for (int which : {first, 1 - first})
@@ -223,6 +225,10 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
   t.warmup = s.warmup;
   t.orderSeed = s.seed;
   t.cacheFlushBytes = flush.bytes();
+  if (pin.cpu()) {
+    t.cpuPin = cpuPinScopeName(s.cpuPin);
+    t.pinnedCpu = pin.cpu();
+  }
   t.reference = summarizeTrials(times[0]);
   t.candidate = summarizeTrials(times[1]);
   t.speedup = t.reference.medianMs / t.candidate.medianMs;

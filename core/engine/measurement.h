@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/engine/cpu_pin.h"
 #include "core/engine/event_sink.h"
 #include "core/engine/model_pair.h"
 #include "core/engine/runtime_probes.h"
@@ -42,6 +43,7 @@ struct MeasureSettings {
   bool trialsFitBudget = false;
   std::optional<double> atol, rtol;
   bool profile = false;
+  CpuPinScope cpuPin = CpuPinScope::None;  // held through warm-up and trials (cpu_pin.h)
   std::filesystem::path scratch;  // profiler traces are written here
 };
 

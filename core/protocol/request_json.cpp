@@ -103,13 +103,14 @@ Json toJson(const Options& o) {
   if (o.rtol) j["rtol"] = *o.rtol;
   if (o.profileKernels) j["profile_kernels"] = *o.profileKernels;
   if (!o.gpuShare.empty()) j["gpu_share"] = o.gpuShare;
+  if (!o.cpuPin.empty()) j["cpu_pin"] = o.cpuPin;
   return j;
 }
 
 Options optionsFrom(const Fields& f) {
   f.rejectUnknown(
       {"device", "seeds", "trials", "warmup", "seed", "scratch", "cache", "atol", "rtol", "profile_kernels",
-       "gpu_share"});
+       "gpu_share", "cpu_pin"});
   Options o;
   o.device = f.strOr("device", "");
   if (!o.device.empty() && o.device != "cuda" && o.device != "cpu")
@@ -127,6 +128,9 @@ Options optionsFrom(const Fields& f) {
       throw DecodeError{"options." + std::string(key) + ": must be >= 0"};
   o.profileKernels = f.optBoolean("profile_kernels");
   o.gpuShare = f.strOr("gpu_share", "");
+  o.cpuPin = f.strOr("cpu_pin", "");
+  if (!o.cpuPin.empty() && o.cpuPin != "process" && o.cpuPin != "thread" && o.cpuPin != "none")
+    throw DecodeError{"options.cpu_pin: expected \"process\", \"thread\" or \"none\", got \"" + o.cpuPin + "\""};
   return o;
 }
 

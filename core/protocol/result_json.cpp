@@ -205,6 +205,10 @@ Json timingJson(const Timing& t) {
             {"speedup", number(t.speedup)}};
   if (t.speedupCi95) j["speedup_ci95"] = numbers({t.speedupCi95->low, t.speedupCi95->high});
   j["host_speedup"] = number(t.hostSpeedup);
+  if (t.pinnedCpu) {
+    j["cpu_pin"] = t.cpuPin;
+    j["pinned_cpu"] = *t.pinnedCpu;
+  }
   return j;
 }
 
@@ -219,6 +223,10 @@ Timing timingFrom(const Fields& f) {
   t.candidate = statsFrom(f.object("candidate"));
   t.speedup = f.number("speedup");
   t.hostSpeedup = f.number("host_speedup");
+  if (f.has("pinned_cpu")) {  // absent: not pinned, or an older runner
+    t.cpuPin = f.str("cpu_pin");
+    t.pinnedCpu = f.integer("pinned_cpu", 0);
+  }
   if (f.has("speedup_ci95")) {  // absent in results of older runners
     const std::vector<double> ci = f.numbers("speedup_ci95");
     if (ci.size() != 2) throw DecodeError{f.pathOf("speedup_ci95") + ": expected [low, high]"};

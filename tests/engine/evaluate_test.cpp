@@ -338,3 +338,34 @@ TEST(Evaluate, TheGarbageCollectorPausesOnlyDuringTimingCalls) {
     EXPECT_EQ(log[i], i < log.size() - timingCalls) << "call " << i + 1 << " of " << log.size();
   EXPECT_TRUE(pybind11::module_::import("gc").attr("isenabled")().cast<bool>());
 }
+
+TEST(Evaluate, CpuPinHoldsTheTimingThreadToOneCpuOnlyDuringTiming) {
+  (void)testEngine();
+  pybind11::module_ builtins = pybind11::module_::import("builtins");
+  builtins.attr("ks_cpu_log") = pybind11::list();
+  const std::string code = "import builtins\nimport os\n" +
+                           candidateWith("builtins.ks_cpu_log.append(len(os.sched_getaffinity(0)))\n"
+                                         "        return torch.relu(self.linear(x))");
+  protocol::Request req = evaluateRequest("pin", code);
+  req.options.cpuPin = "thread";
+  const EvaluateResult r = result(evaluate(req));
+  std::vector<int> log;
+  for (const auto& seen : builtins.attr("ks_cpu_log")) log.push_back(seen.cast<int>());
+  builtins.attr("__delattr__")("ks_cpu_log");
+  ASSERT_TRUE(r.timing);
+  ASSERT_TRUE(r.timing->pinnedCpu);
+  EXPECT_EQ(r.timing->cpuPin, "thread");
+  EXPECT_GE(*r.timing->pinnedCpu, 0);
+  const std::size_t timingCalls = 1 + 5;  // warmup + trials of evaluateRequest
+  ASSERT_GT(log.size(), timingCalls);
+  const int before = log.front();  // the runner's CPU set before timing, restored after it
+  for (std::size_t i = 0; i < log.size(); ++i)
+    EXPECT_EQ(log[i], i < log.size() - timingCalls ? before : 1) << "call " << i + 1 << " of " << log.size();
+
+  // On cpu, where torch's own threads do the work, the default pins nothing.
+  const EvaluateResult unpinned =
+      result(evaluate(evaluateRequest("unpinned", candidateWith("return torch.relu(self.linear(x))"))));
+  ASSERT_TRUE(unpinned.timing);
+  EXPECT_FALSE(unpinned.timing->pinnedCpu);
+  EXPECT_TRUE(unpinned.timing->cpuPin.empty());
+}

@@ -81,6 +81,10 @@ TEST_F(GpuEvaluate, EventsHostClockPoisonAndKernels) {
   EXPECT_EQ(r.timing->clock, "cuda-events");
   EXPECT_GT(r.timing->candidate.medianMs, 0);
   EXPECT_GE(r.timing->candidate.hostMedianMs, r.timing->candidate.medianMs * 0.5);
+  EXPECT_EQ(r.timing->cpuPin, "thread");  // the default on cuda
+  EXPECT_TRUE(r.timing->pinnedCpu);
+  ASSERT_TRUE(r.timing->candidate.kernelMs);
+  EXPECT_GT(*r.timing->candidate.kernelMs, 0);
   bool refKernel = false, candKernel = false;
   for (const auto& k : r.kernels) {
     refKernel = refKernel || k.model == "reference";

@@ -67,6 +67,8 @@ EvaluateResult sampleResult() {
   t.speedup = 13.125;
   t.speedupCi95 = Timing::Interval{12.5, 13.75};
   t.hostSpeedup = 12.5;
+  t.cpuPin = "thread";
+  t.pinnedCpu = 5;
   r.timing = t;
   r.kernels = {{"candidate", "diag_mm_kernel", 7, 1, 150.25}, {"reference", "gemm", 7, 2, 2000}};
   r.torchSettingsChanged = {"torch.backends.cuda.matmul.allow_tf32: False -> True"};
@@ -151,17 +153,24 @@ TEST(EventCodec, TimingsOfOlderRunnersHaveNoTrialList) {
   EXPECT_EQ(d.value->timing->candidate.maxMs, 0.7);
 }
 
-TEST(EventCodec, TimingsOfOlderRunnersHaveNoIntervalNorKernelTime) {
+TEST(EventCodec, TimingsOfOlderRunnersHaveNoIntervalNorKernelTimeNorPin) {
   Json j = toJson(sampleResult());
   EXPECT_EQ(j["timing"]["speedup_ci95"], Json::array({12.5, 13.75}));
   EXPECT_EQ(j["timing"]["candidate"]["kernel_ms"], 0.04);
   Decoded<EvaluateResult> d = decodeEvaluateResult(j);
   ASSERT_TRUE(d.value) << d.error;
   EXPECT_DOUBLE_EQ(*d.value->timing->candidate.busy(), 0.04 / 0.16);
+  EXPECT_EQ(j["timing"]["cpu_pin"], "thread");
+  EXPECT_EQ(j["timing"]["pinned_cpu"], 5);
+  EXPECT_EQ(d.value->timing->pinnedCpu, 5);
   j["timing"].erase("speedup_ci95");
   j["timing"]["candidate"].erase("kernel_ms");
+  j["timing"].erase("cpu_pin");
+  j["timing"].erase("pinned_cpu");
   d = decodeEvaluateResult(j);
   ASSERT_TRUE(d.value) << d.error;
+  EXPECT_FALSE(d.value->timing->pinnedCpu);
+  EXPECT_TRUE(d.value->timing->cpuPin.empty());
   EXPECT_FALSE(d.value->timing->speedupCi95);
   EXPECT_FALSE(d.value->timing->candidate.kernelMs);
   EXPECT_FALSE(d.value->timing->candidate.busy());

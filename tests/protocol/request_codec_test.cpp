@@ -24,6 +24,7 @@ Request fullEvaluate() {
   r.options.rtol = 2e-3;
   r.options.profileKernels = false;
   r.options.gpuShare = "/tmp/kscope-batch/gpu.lock";
+  r.options.cpuPin = "process";
   return r;
 }
 
@@ -119,6 +120,8 @@ TEST(RequestCodec, ErrorsNameTheField) {
        "candidate.entry: a native (cuda) candidate needs the C++ function to call"},
       {R"({"id": "1", "op": "build", "candidate": {"code": "x"}, "options": {"seed": -1}})",
        "options.seed: expected an integer >= 0, got integer -1"},
+      {R"({"id": "1", "op": "build", "candidate": {"code": "x"}, "options": {"cpu_pin": "core"}})",
+       "options.cpu_pin: expected \"process\", \"thread\" or \"none\", got \"core\""},
       {R"([1, 2])", "message: expected an object, got array"},
       {R"({"id": "1", "op": "hello")", "not valid JSON"},
   };
