@@ -101,7 +101,7 @@ QString timingHtml(const protocol::EvaluateResult& r) {
                       number(s.clockGapMs)};
     if (profiled) cells << (s.busy() ? percent(*s.busy()) : QStringLiteral("—"));
     rows += row(cells);
-    if (s.busy() && *s.busy() < protocol::kHostBoundBusy)
+    if (s.hostBound())
       hostBound += QObject::tr(
                        "<p>The %1 is host-bound: its kernels kept the GPU busy %2 of its median call (%3 of "
                        "%4 ms in the profiled call); the rest is the CPU launching work, so this speedup moves "
@@ -123,14 +123,19 @@ QString timingHtml(const protocol::EvaluateResult& r) {
       t.speedupCi95 ? QObject::tr("; 95% interval of the speedup over these trials %1 to %2")
                           .arg(formatSpeedup(t.speedupCi95->low), formatSpeedup(t.speedupCi95->high))
                     : QString();
+  const QString pinned =
+      !t.pinnedCpu ? QString()
+      : t.cpuPin == "process"
+          ? QObject::tr("; every runner thread pinned to CPU %1").arg(*t.pinnedCpu)
+          : QObject::tr("; the timing thread pinned to CPU %1").arg(*t.pinnedCpu);
   return QObject::tr(
-             "<h4>Timing (ms)</h4><p>%1 trials after %2 warm-up calls, %3 clock, order seed %4; on the "
+             "<h4>Timing (ms)</h4><p>%1 trials after %2 warm-up calls, %3 clock, order seed %4%7; on the "
              "host clock the speedup is %5%6</p>")
              .arg(t.trials)
              .arg(t.warmup)
              .arg(html(t.clock))
              .arg(t.orderSeed)
-             .arg(formatSpeedup(t.hostSpeedup), interval) +
+             .arg(formatSpeedup(t.hostSpeedup), interval, pinned) +
          table(rows) + slow + hostBound +
          (protocol::cudnnAutotuned(r.torchSettingsChanged)
               ? QObject::tr("<p>A program turned on cudnn.benchmark: cuDNN picked its algorithms by timing them "

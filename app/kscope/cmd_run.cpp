@@ -168,9 +168,12 @@ void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const 
               << fixed(t.candidate.medianMs, 3) << " ms (median of " << t.trials << " trials, " << t.clock
               << ")\n";
     for (const auto& [name, s] : {std::pair{"reference", t.reference}, {"candidate", t.candidate}})
-      if (s.busy() && *s.busy() < protocol::kHostBoundBusy)
+      if (s.hostBound())
         std::cout << "            host-bound " << name << ": its kernels kept the GPU busy "
                   << fixed(100 * *s.busy(), 0) << "% of its median call; the speedup moves with the CPU\n";
+    if (t.pinnedCpu)
+      std::cout << "            pinned: " << (t.cpuPin == "process" ? "every runner thread" : "the timing thread")
+                << " on cpu " << *t.pinnedCpu << "\n";
     if (protocol::cudnnAutotuned(r.torchSettingsChanged))
       std::cout << "            autotuned: a program turned on cudnn.benchmark; cuDNN may pick other algorithms "
                    "in the next run\n";

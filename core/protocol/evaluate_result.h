@@ -109,6 +109,11 @@ struct Correctness {
   bool operator==(const Correctness&) const = default;
 };
 
+// A model whose kernels kept the GPU busy less than this share of its median timed call is host-bound: most
+// of its time is the CPU launching work, so its time, and a speedup against it, move with the CPU's speed and
+// load from run to run by more than its trials' spread says (docs/runner-protocol.md, "How evaluate measures").
+inline constexpr double kHostBoundBusy = 0.5;
+
 struct TimingStats {
   double medianMs = 0, minMs = 0, iqrMs = 0, cv = 0;  // of the official clock
   double hostMedianMs = 0, hostMinMs = 0;             // host wall-clock after a device-wide synchronize
@@ -123,13 +128,9 @@ struct TimingStats {
     if (!kernelMs || !(medianMs > 0)) return std::nullopt;
     return *kernelMs / medianMs;
   }
+  bool hostBound() const { return busy() && *busy() < kHostBoundBusy; }
   bool operator==(const TimingStats&) const = default;
 };
-
-// A model whose kernels kept the GPU busy less than this share of its median timed call is host-bound: most
-// of its time is the CPU launching work, so its time, and a speedup against it, move with the CPU's speed and
-// load from run to run by more than its trials' spread says (docs/runner-protocol.md, "How evaluate measures").
-inline constexpr double kHostBoundBusy = 0.5;
 
 // A program turned on torch.backends.cudnn.benchmark (EvaluateResult::torchSettingsChanged): cuDNN then picks
 // its algorithms by timing them in each process and may pick others in the next run, so the time can move
@@ -145,6 +146,10 @@ struct Timing {
   int trials = 0, warmup = 0;
   std::int64_t orderSeed = 0;        // seeds the random interleaving of reference and candidate trials
   std::int64_t cacheFlushBytes = 0;  // written before each timed call to evict the GPU's L2 (0 on cpu)
+  // The timing phase ran pinned to CPU `pinnedCpu`: its own thread ("thread") or every thread of the runner
+  // ("process"). Empty and absent: not pinned, or an older runner.
+  std::string cpuPin;
+  std::optional<int> pinnedCpu;
   TimingStats reference, candidate;
   double speedup = 0;      // reference.medianMs / candidate.medianMs
   double hostSpeedup = 0;  // reference.hostMedianMs / candidate.hostMedianMs

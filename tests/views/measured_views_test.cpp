@@ -188,6 +188,22 @@ TEST(RunResult, TheIntervalAndAHostBoundModelAreSaid) {
   EXPECT_EQ(speedupWithSpread(run), formatSpeedup(2.0) + QStringLiteral(" [1.900–2.100×]"));
 }
 
+TEST(RunResult, TheCpuTheTimingWasPinnedToIsSaid) {
+  runs::MeasuredRun run = test::timedRun(2.0);
+  RunResultView view;
+  view.showRun(&run, true);
+  EXPECT_FALSE(view.plainText().contains(QStringLiteral("pinned"))) << view.plainText().toStdString();
+  run.result->timing->cpuPin = "thread";
+  run.result->timing->pinnedCpu = 3;
+  view.showRun(&run, true);
+  EXPECT_TRUE(view.plainText().contains(QStringLiteral("order seed 0; the timing thread pinned to CPU 3; on the host")))
+      << view.plainText().toStdString();
+  run.result->timing->cpuPin = "process";
+  view.showRun(&run, true);
+  EXPECT_TRUE(view.plainText().contains(QStringLiteral("every runner thread pinned to CPU 3")))
+      << view.plainText().toStdString();
+}
+
 TEST(MeasurementTable, ClaimsFirstThenRunsNewestFirst) {
   MeasurementTableModel model;
   const auto run = test::syntheticRun();
