@@ -9,6 +9,10 @@ Conditions (in the order given on the command line):
   burn     the quiet runner while 16 busy-looping processes take the CPUs (how CPU-bound is the timing?)
   share    the quiet runner with a gpu_share lock while 3 other runners check other entries under the same
            lock, as `kscope batch --timing-jobs 4` does (does the batch's company add spread?)
+  pin-none, pin-thread, pin-process
+           the quiet runner with options.cpu_pin set so (the others take the runner's default: "process" on
+           cuda); interleave them, e.g. pin-none pin-process pin-thread, three times, to see which pin keeps
+           the repeat spread of host-bound timings smallest
 
   timing_noise.py RUNNER DATASET CACHE OUTDIR SECONDS CONDITION...
 """
@@ -60,9 +64,11 @@ def cpu_times():
     return sum(v), v[7] if len(v) > 7 else 0, v[3]  # total, steal, idle
 
 
-def evaluate(runner, key, share=False, trials=None):
+def evaluate(runner, key, share=False, trials=None, pin=None):
     r = ROWS[key]
     opts = {"device": DEVICE, "cache": CACHE}
+    if pin:
+        opts["cpu_pin"] = pin
     if trials:
         opts["trials"] = trials
     if share:
@@ -83,6 +89,7 @@ def summary(e):
         s = t[m]
         out[m] = {k: s.get(k) for k in ("median_ms", "min_ms", "max_ms", "cv", "kernel_ms", "trials_ms")}
     out["gpu_share"] = res.get("gpu_share")
+    out["pinned"] = f"{t['cpu_pin']} on cpu {t['pinned_cpu']}" if "pinned_cpu" in t else "not pinned"
     return out
 
 
@@ -135,7 +142,8 @@ def main():
             if not ROWS.get(key, {}).get("custom_code"):
                 continue
             ts = time.monotonic()
-            e = evaluate(runner, key, share=cond == "share", trials=200 if cond == "more" else None)
+            e = evaluate(runner, key, share=cond == "share", trials=200 if cond == "more" else None,
+                         pin=cond[4:] if cond.startswith("pin-") else None)
             row = {"condition": f"{n}:{cond}", "task": "L" + key, "seconds": time.monotonic() - ts}
             row.update(summary(e))
             results.append(row)
@@ -153,7 +161,7 @@ def main():
         dt = c1[0] - c0[0] or 1
         print(f"== {n}:{cond}: {time.monotonic() - t0:.0f} s, steal {100 * (c1[1] - c0[1]) / dt:.2f} %, "
               f"idle {100 * (c1[2] - c0[2]) / dt:.1f} %, load {load0:.1f} -> {os.getloadavg()[0]:.1f}, "
-              f"company checks {len(log)}", flush=True)
+              f"company checks {len(log)}, {results[-1].get('pinned', '-') if results else '-'}", flush=True)
         stop.set()
         for b in burners:
             b.kill()
@@ -171,6 +179,18 @@ def main():
     print("\nspeedup by condition\n" + f"{'task':<7}" + "".join(f"{c:>11}" for c in conds))
     for task, v in by.items():
         print(f"{task:<7}" + "".join(f"{v[c]:>11.4f}" if v.get(c) else f"{'-':>11}" for c in conds))
+    # per entry and kind of condition run more than once: the repeat spread (max/min - 1) of its speedups
+    kinds = sorted({c.split(":", 1)[1] for c in conds})
+    repeated = [k for k in kinds if sum(c.endswith(":" + k) for c in conds) > 1]
+    if repeated:
+        print("\nrepeat spread of the speedup (max / min - 1) by condition\n" + f"{'task':<7}"
+              + "".join(f"{k:>13}" for k in repeated))
+        for task, v in by.items():
+            cells = []
+            for k in repeated:
+                xs = [v[c] for c in conds if c.endswith(":" + k) and v.get(c)]
+                cells.append(f"{100 * (max(xs) / min(xs) - 1):>12.1f}%" if len(xs) > 1 else f"{'-':>13}")
+            print(f"{task:<7}" + "".join(cells))
 
 
 if __name__ == "__main__":
