@@ -125,7 +125,7 @@ QString timingHtml(const protocol::EvaluateResult& r) {
                     : QString();
   const QString pinned =
       !t.pinnedCpu ? QString()
-      : t.cpuPin == "process"
+      : t.cpuPin == protocol::CpuPinScope::Process
           ? QObject::tr("; every runner thread pinned to CPU %1").arg(*t.pinnedCpu)
           : QObject::tr("; the timing thread pinned to CPU %1").arg(*t.pinnedCpu);
   return QObject::tr(

@@ -171,9 +171,11 @@ void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const 
       if (s.hostBound())
         std::cout << "            host-bound " << name << ": its kernels kept the GPU busy "
                   << fixed(100 * *s.busy(), 0) << "% of its median call; the speedup moves with the CPU\n";
-    if (t.pinnedCpu)
-      std::cout << "            pinned: " << (t.cpuPin == "process" ? "every runner thread" : "the timing thread")
-                << " on cpu " << *t.pinnedCpu << "\n";
+    if (t.pinnedCpu) {
+      const bool process = t.cpuPin == protocol::CpuPinScope::Process;
+      std::cout << "            pinned: " << (process ? "every runner thread" : "the timing thread") << " on cpu "
+                << *t.pinnedCpu << "\n";
+    }
     if (protocol::cudnnAutotuned(r.torchSettingsChanged))
       std::cout << "            autotuned: a program turned on cudnn.benchmark; cuDNN may pick other algorithms "
                    "in the next run\n";

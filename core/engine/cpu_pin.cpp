@@ -1,10 +1,8 @@
 #include "core/engine/cpu_pin.h"
 
-#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -26,25 +24,6 @@ std::vector<pid_t> processThreads() {
 
 }  // namespace
 
-std::optional<CpuPinScope> cpuPinScopeFrom(std::string_view name) {
-  if (name == "none") return CpuPinScope::None;
-  if (name == "thread") return CpuPinScope::Thread;
-  if (name == "process") return CpuPinScope::Process;
-  return std::nullopt;
-}
-
-const char* cpuPinScopeName(CpuPinScope scope) {
-  switch (scope) {
-    case CpuPinScope::None:
-      return "none";
-    case CpuPinScope::Thread:
-      return "thread";
-    case CpuPinScope::Process:
-      return "process";
-  }
-  return "none";
-}
-
 CpuPin::CpuPin(CpuPinScope scope) {
   if (scope == CpuPinScope::None) return;
   const int cpu = ::sched_getcpu();
@@ -56,24 +35,17 @@ CpuPin::CpuPin(CpuPinScope scope) {
   std::vector<pid_t> tids = scope == CpuPinScope::Process ? processThreads() : std::vector<pid_t>{};
   if (tids.empty()) tids.push_back(self);
   for (pid_t tid : tids) {
-    cpu_set_t before;
-    CPU_ZERO(&before);
-    if (::sched_getaffinity(tid, sizeof before, &before) != 0) continue;
+    Saved s{tid, {}};
+    if (::sched_getaffinity(tid, sizeof s.before, &s.before) != 0) continue;
     if (::sched_setaffinity(tid, sizeof one, &one) != 0) continue;
-    Saved s{tid, std::vector<unsigned char>(sizeof before)};
-    std::memcpy(s.mask.data(), &before, sizeof before);
-    saved_.push_back(std::move(s));
+    saved_.push_back(s);
     if (tid == self) cpu_ = cpu;
   }
 }
 
 CpuPin::~CpuPin() {
-  for (const Saved& s : saved_) {
-    cpu_set_t before;
-    std::memcpy(&before, s.mask.data(), sizeof before);
-    ::sched_setaffinity(s.tid, sizeof before,
-                        &before);  // a thread that ended meanwhile: ESRCH, nothing to do
-  }
+  // A thread that ended meanwhile answers ESRCH: nothing to restore.
+  for (const Saved& s : saved_) ::sched_setaffinity(s.tid, sizeof s.before, &s.before);
 }
 
 }  // namespace ks::engine

@@ -198,8 +198,7 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
     settings.atol = options.atol;
     settings.rtol = options.rtol;
     settings.profile = options.profileKernels.value_or(true);
-    settings.cpuPin = options.cpuPin.empty() ? (dev.is_cuda() ? CpuPinScope::Thread : CpuPinScope::None)
-                                             : *cpuPinScopeFrom(options.cpuPin);
+    settings.cpuPin = options.cpuPin.value_or(dev.is_cuda() ? CpuPinScope::Thread : CpuPinScope::None);
     settings.scratch = ws.scratch();
     Outcome<Measurement> measured = measure(std::get<ModelPair>(pair), settings, reporter, probes);
     if (auto* e = failed(measured)) return inPhase(*e, reporter);

@@ -226,7 +226,7 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
   t.orderSeed = s.seed;
   t.cacheFlushBytes = flush.bytes();
   if (pin.cpu()) {
-    t.cpuPin = cpuPinScopeName(s.cpuPin);
+    t.cpuPin = s.cpuPin;
     t.pinnedCpu = pin.cpu();
   }
   t.reference = summarizeTrials(times[0]);

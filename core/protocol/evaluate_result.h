@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/protocol/cpu_pin_scope.h"
+
 namespace ks::protocol {
 
 // A problem reported by a compiler. `pythonLine` is set when the source was embedded in a Python program.
@@ -146,9 +148,9 @@ struct Timing {
   int trials = 0, warmup = 0;
   std::int64_t orderSeed = 0;        // seeds the random interleaving of reference and candidate trials
   std::int64_t cacheFlushBytes = 0;  // written before each timed call to evict the GPU's L2 (0 on cpu)
-  // The timing phase ran pinned to CPU `pinnedCpu`: its own thread ("thread") or every thread of the runner
-  // ("process"). Empty and absent: not pinned, or an older runner.
-  std::string cpuPin;
+  // The timing phase ran pinned to CPU `pinnedCpu`: its own thread (Thread) or every thread of the runner
+  // (Process). None and absent: not pinned, or an older runner.
+  CpuPinScope cpuPin = CpuPinScope::None;
   std::optional<int> pinnedCpu;
   TimingStats reference, candidate;
   double speedup = 0;      // reference.medianMs / candidate.medianMs

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/model/candidate.h"
+#include "core/protocol/cpu_pin_scope.h"
 
 namespace ks::protocol {
 
@@ -51,9 +52,8 @@ struct Options {
   // profile alone. Empty: this runner assumes the GPU is its own.
   std::string gpuShare;
   std::optional<bool> profileKernels;  // list the GPU kernels of one call per model; default: on for cuda
-  // What the timing phase pins to one CPU: "thread" | "process" | "none"; empty: "thread" on cuda, "none" on
-  // cpu (where torch's own threads do the work). docs/runner-protocol.md, "How evaluate measures".
-  std::string cpuPin;
+  // nullopt: Thread on cuda, None on cpu (where torch's own threads do the work). docs/runner-protocol.md.
+  std::optional<CpuPinScope> cpuPin;
   bool operator==(const Options&) const = default;
 };
 

@@ -25,6 +25,24 @@ const char* opName(Op op) {
   return "?";
 }
 
+const char* cpuPinScopeName(CpuPinScope scope) {
+  switch (scope) {
+    case CpuPinScope::None:
+      return "none";
+    case CpuPinScope::Thread:
+      return "thread";
+    case CpuPinScope::Process:
+      return "process";
+  }
+  return "none";
+}
+
+std::optional<CpuPinScope> cpuPinScopeFrom(std::string_view name) {
+  for (CpuPinScope s : {CpuPinScope::None, CpuPinScope::Thread, CpuPinScope::Process})
+    if (name == cpuPinScopeName(s)) return s;
+  return std::nullopt;
+}
+
 namespace {
 
 const char* languageName(CodeLanguage language) { return language == CodeLanguage::Cuda ? "cuda" : "python"; }
@@ -103,7 +121,7 @@ Json toJson(const Options& o) {
   if (o.rtol) j["rtol"] = *o.rtol;
   if (o.profileKernels) j["profile_kernels"] = *o.profileKernels;
   if (!o.gpuShare.empty()) j["gpu_share"] = o.gpuShare;
-  if (!o.cpuPin.empty()) j["cpu_pin"] = o.cpuPin;
+  if (o.cpuPin) j["cpu_pin"] = cpuPinScopeName(*o.cpuPin);
   return j;
 }
 
@@ -128,9 +146,12 @@ Options optionsFrom(const Fields& f) {
       throw DecodeError{"options." + std::string(key) + ": must be >= 0"};
   o.profileKernels = f.optBoolean("profile_kernels");
   o.gpuShare = f.strOr("gpu_share", "");
-  o.cpuPin = f.strOr("cpu_pin", "");
-  if (!o.cpuPin.empty() && o.cpuPin != "process" && o.cpuPin != "thread" && o.cpuPin != "none")
-    throw DecodeError{"options.cpu_pin: expected \"process\", \"thread\" or \"none\", got \"" + o.cpuPin + "\""};
+  if (f.has("cpu_pin")) {
+    const std::string pin = f.str("cpu_pin");
+    o.cpuPin = cpuPinScopeFrom(pin);
+    if (!o.cpuPin)
+      throw DecodeError{"options.cpu_pin: expected \"process\", \"thread\" or \"none\", got \"" + pin + "\""};
+  }
   return o;
 }
 

@@ -206,7 +206,7 @@ Json timingJson(const Timing& t) {
   if (t.speedupCi95) j["speedup_ci95"] = numbers({t.speedupCi95->low, t.speedupCi95->high});
   j["host_speedup"] = number(t.hostSpeedup);
   if (t.pinnedCpu) {
-    j["cpu_pin"] = t.cpuPin;
+    j["cpu_pin"] = cpuPinScopeName(t.cpuPin);
     j["pinned_cpu"] = *t.pinnedCpu;
   }
   return j;
@@ -224,7 +224,10 @@ Timing timingFrom(const Fields& f) {
   t.speedup = f.number("speedup");
   t.hostSpeedup = f.number("host_speedup");
   if (f.has("pinned_cpu")) {  // absent: not pinned, or an older runner
-    t.cpuPin = f.str("cpu_pin");
+    const std::string pin = f.str("cpu_pin");
+    const std::optional<CpuPinScope> scope = cpuPinScopeFrom(pin);
+    if (!scope) throw DecodeError{f.pathOf("cpu_pin") + ": expected \"thread\" or \"process\", got \"" + pin + "\""};
+    t.cpuPin = *scope;
     t.pinnedCpu = f.integer("pinned_cpu", 0);
   }
   if (f.has("speedup_ci95")) {  // absent in results of older runners

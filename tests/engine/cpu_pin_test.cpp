@@ -23,8 +23,8 @@ int cpusAllowed() {  // of the calling thread
 
 TEST(CpuPin, ScopesHaveTheProtocolsNames) {
   for (CpuPinScope s : {CpuPinScope::None, CpuPinScope::Thread, CpuPinScope::Process})
-    EXPECT_EQ(ks::engine::cpuPinScopeFrom(ks::engine::cpuPinScopeName(s)), s);
-  EXPECT_FALSE(ks::engine::cpuPinScopeFrom("core"));
+    EXPECT_EQ(ks::protocol::cpuPinScopeFrom(ks::protocol::cpuPinScopeName(s)), s);
+  EXPECT_FALSE(ks::protocol::cpuPinScopeFrom("core"));
 }
 
 TEST(CpuPin, NonePinsNothing) {

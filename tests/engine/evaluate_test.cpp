@@ -347,14 +347,14 @@ TEST(Evaluate, CpuPinHoldsTheTimingThreadToOneCpuOnlyDuringTiming) {
                            candidateWith("builtins.ks_cpu_log.append(len(os.sched_getaffinity(0)))\n"
                                          "        return torch.relu(self.linear(x))");
   protocol::Request req = evaluateRequest("pin", code);
-  req.options.cpuPin = "thread";
+  req.options.cpuPin = protocol::CpuPinScope::Thread;
   const EvaluateResult r = result(evaluate(req));
   std::vector<int> log;
   for (const auto& seen : builtins.attr("ks_cpu_log")) log.push_back(seen.cast<int>());
   builtins.attr("__delattr__")("ks_cpu_log");
   ASSERT_TRUE(r.timing);
   ASSERT_TRUE(r.timing->pinnedCpu);
-  EXPECT_EQ(r.timing->cpuPin, "thread");
+  EXPECT_EQ(r.timing->cpuPin, protocol::CpuPinScope::Thread);
   EXPECT_GE(*r.timing->pinnedCpu, 0);
   const std::size_t timingCalls = 1 + 5;  // warmup + trials of evaluateRequest
   ASSERT_GT(log.size(), timingCalls);
@@ -367,5 +367,5 @@ TEST(Evaluate, CpuPinHoldsTheTimingThreadToOneCpuOnlyDuringTiming) {
       result(evaluate(evaluateRequest("unpinned", candidateWith("return torch.relu(self.linear(x))"))));
   ASSERT_TRUE(unpinned.timing);
   EXPECT_FALSE(unpinned.timing->pinnedCpu);
-  EXPECT_TRUE(unpinned.timing->cpuPin.empty());
+  EXPECT_EQ(unpinned.timing->cpuPin, protocol::CpuPinScope::None);
 }

@@ -81,7 +81,7 @@ TEST_F(GpuEvaluate, EventsHostClockPoisonAndKernels) {
   EXPECT_EQ(r.timing->clock, "cuda-events");
   EXPECT_GT(r.timing->candidate.medianMs, 0);
   EXPECT_GE(r.timing->candidate.hostMedianMs, r.timing->candidate.medianMs * 0.5);
-  EXPECT_EQ(r.timing->cpuPin, "thread");  // the default on cuda
+  EXPECT_EQ(r.timing->cpuPin, protocol::CpuPinScope::Thread);  // the default on cuda
   EXPECT_TRUE(r.timing->pinnedCpu);
   ASSERT_TRUE(r.timing->candidate.kernelMs);
   EXPECT_GT(*r.timing->candidate.kernelMs, 0);

@@ -67,7 +67,7 @@ EvaluateResult sampleResult() {
   t.speedup = 13.125;
   t.speedupCi95 = Timing::Interval{12.5, 13.75};
   t.hostSpeedup = 12.5;
-  t.cpuPin = "thread";
+  t.cpuPin = CpuPinScope::Thread;
   t.pinnedCpu = 5;
   r.timing = t;
   r.kernels = {{"candidate", "diag_mm_kernel", 7, 1, 150.25}, {"reference", "gemm", 7, 2, 2000}};
@@ -170,7 +170,7 @@ TEST(EventCodec, TimingsOfOlderRunnersHaveNoIntervalNorKernelTimeNorPin) {
   d = decodeEvaluateResult(j);
   ASSERT_TRUE(d.value) << d.error;
   EXPECT_FALSE(d.value->timing->pinnedCpu);
-  EXPECT_TRUE(d.value->timing->cpuPin.empty());
+  EXPECT_EQ(d.value->timing->cpuPin, CpuPinScope::None);
   EXPECT_FALSE(d.value->timing->speedupCi95);
   EXPECT_FALSE(d.value->timing->candidate.kernelMs);
   EXPECT_FALSE(d.value->timing->candidate.busy());
@@ -178,6 +178,12 @@ TEST(EventCodec, TimingsOfOlderRunnersHaveNoIntervalNorKernelTimeNorPin) {
   d = decodeEvaluateResult(j);
   EXPECT_FALSE(d.value);
   EXPECT_NE(d.error.find("timing.speedup_ci95: expected [low, high]"), std::string::npos) << d.error;
+  j["timing"].erase("speedup_ci95");
+  j["timing"]["cpu_pin"] = "core";
+  j["timing"]["pinned_cpu"] = 1;
+  d = decodeEvaluateResult(j);
+  EXPECT_FALSE(d.value);
+  EXPECT_NE(d.error.find("timing.cpu_pin: expected"), std::string::npos) << d.error;
 }
 
 TEST(EventCodec, IncorrectResultHasNoTimingButSaysWhy) {

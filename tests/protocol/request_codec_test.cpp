@@ -24,7 +24,7 @@ Request fullEvaluate() {
   r.options.rtol = 2e-3;
   r.options.profileKernels = false;
   r.options.gpuShare = "/tmp/kscope-batch/gpu.lock";
-  r.options.cpuPin = "process";
+  r.options.cpuPin = CpuPinScope::Process;
   return r;
 }
 

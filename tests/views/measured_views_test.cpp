@@ -193,12 +193,12 @@ TEST(RunResult, TheCpuTheTimingWasPinnedToIsSaid) {
   RunResultView view;
   view.showRun(&run, true);
   EXPECT_FALSE(view.plainText().contains(QStringLiteral("pinned"))) << view.plainText().toStdString();
-  run.result->timing->cpuPin = "thread";
+  run.result->timing->cpuPin = protocol::CpuPinScope::Thread;
   run.result->timing->pinnedCpu = 3;
   view.showRun(&run, true);
   EXPECT_TRUE(view.plainText().contains(QStringLiteral("order seed 0; the timing thread pinned to CPU 3; on the host")))
       << view.plainText().toStdString();
-  run.result->timing->cpuPin = "process";
+  run.result->timing->cpuPin = protocol::CpuPinScope::Process;
   view.showRun(&run, true);
   EXPECT_TRUE(view.plainText().contains(QStringLiteral("every runner thread pinned to CPU 3")))
       << view.plainText().toStdString();
