@@ -2,7 +2,7 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "core/build/sha256.h"
+#include "core/hash/sha256.h"
 #include "core/runs/candidate_history.h"
 #include "views/loaded_run.h"
 #include "views/measured_history.h"
@@ -44,7 +44,7 @@ void HistoryLoader::load(const QString& sourceFile, std::shared_ptr<const Loaded
         for (int row = 0; row < run->rowCount() && !*cancel; ++row) {
           const Candidate* c = run->candidate(row);
           if (!c || !c->code) continue;
-          const std::string hash = build::codeHash(*c->code);
+          const std::string hash = hash::codeHash(*c->code);
           auto runs = runs::candidateHistory(**opened.value, {file, run->task(row).key(), c->id, hash});
           if (!runs) return {history, QString::fromStdString(runs.error)};
           std::vector<MeasuredHistory::Entry> entries;

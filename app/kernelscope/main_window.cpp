@@ -28,7 +28,7 @@
 #include "app/kernelscope/recent_files.h"
 #include "app/kernelscope/run_controller.h"
 #include "app/kernelscope/run_loader.h"
-#include "core/build/sha256.h"
+#include "core/hash/sha256.h"
 #include "core/store/store_path.h"
 #include "views/analysis_view.h"
 #include "views/candidate_filter_proxy.h"
@@ -374,7 +374,7 @@ void MainWindow::showProblemsOfShownProgram() {
   const int row = m_tasks->currentRow();
   const runs::MeasuredRun* run =
       m_code->hasProgram()
-          ? m_history->latestOfCode(row, build::codeHash(m_code->candidateProgram().toStdString()))
+          ? m_history->latestOfCode(row, hash::codeHash(m_code->candidateProgram().toStdString()))
           : nullptr;
   m_code->showProblems(run ? candidateProblems(*run) : std::vector<CodeProblem>{});
 }

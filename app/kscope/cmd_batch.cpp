@@ -25,7 +25,7 @@
 #include "app/kscope/runner_pool.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
-#include "core/build/sha256.h"
+#include "core/hash/sha256.h"
 #include "core/runs/evaluate_options.h"
 #include "core/runs/result_row.h"
 #include "core/store/result_store.h"
@@ -110,7 +110,7 @@ int runBatch(const BatchOptions& o) {
   for (const Task& t : input.run.tasks) {
     if (!o.tasks.empty() && std::find(o.tasks.begin(), o.tasks.end(), t.key()) == o.tasks.end()) continue;
     for (const Candidate& c : t.candidates)
-      if (c.code) all.push_back({&t, &c, build::codeHash(*c.code)});
+      if (c.code) all.push_back({&t, &c, hash::codeHash(*c.code)});
   }
   const std::set<std::string> done = finishedEntries(o.out);
   std::vector<Entry> todo;

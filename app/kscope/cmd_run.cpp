@@ -17,7 +17,7 @@
 
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
-#include "core/build/sha256.h"
+#include "core/hash/sha256.h"
 #include "core/protocol/json_codec.h"
 #include "core/runs/evaluate_options.h"
 #include "core/runs/result_row.h"
@@ -311,7 +311,7 @@ int runOne(const RunOptions& o) {
   if (o.json) {
     Json out = {{"file", o.file}, {"task", task->key()}, {"candidate", chosen->candidate.id}};
     if (!chosen->fromCodeFile) out["source_line"] = chosen->candidate.sourceLine;
-    out["code_hash"] = build::codeHash(chosen->candidate.code.value_or(""));
+    out["code_hash"] = hash::codeHash(chosen->candidate.code.value_or(""));
     out["outcome"] = code == kExitCorrect ? "correct" : code == kExitIncorrect ? "incorrect" : "error";
     if (auto claimed = chosen->candidate.speedup()) out["recorded_speedup"] = *claimed;
     out["phase_seconds"] = phaseTimes.finish();

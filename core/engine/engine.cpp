@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <optional>
 
-#include "core/build/sha256.h"
+#include "core/hash/sha256.h"
 #include "core/engine/clock_identity.h"
 #include "core/engine/environment_probe.h"
 #include "core/engine/gpu_share.h"
@@ -205,7 +205,7 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
     Measurement& m = std::get<Measurement>(measured);
 
     protocol::EvaluateResult r;
-    r.codeHash = build::codeHash(candidate.code);
+    r.codeHash = hash::codeHash(candidate.code);
     r.device = dev.is_cuda() ? "cuda" : "cpu";
     r.environment = probeEnvironment(config_.runner, r.device);
     std::vector<protocol::ExtensionBuild> extensions = builds.builds();
@@ -235,7 +235,7 @@ Outcome<protocol::BuildResult> Engine::build(const protocol::Request& request, E
     if (auto* e = failed(workspace)) return *e;
     const Workspace& ws = std::get<Workspace>(workspace);
     protocol::BuildResult r;
-    r.codeHash = build::codeHash(candidate.code);
+    r.codeHash = hash::codeHash(candidate.code);
     if (candidate.language == CodeLanguage::Cuda) {
       RequestScope scope(c10::Device(c10::kCPU));
       ExtensionBuilds builds(reporter, ws.cache() / "torch-extensions");

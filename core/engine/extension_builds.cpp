@@ -9,9 +9,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/build/build_result.h"
-#include "core/build/diagnostics_parser.h"
-#include "core/build/sha256.h"
+#include "core/nvcc/build_result.h"
+#include "core/nvcc/diagnostics_parser.h"
+#include "core/hash/sha256.h"
 #include "core/engine/gpu_share.h"
 #include "core/engine/phase_deadlines.h"
 #include "core/pysource/embedded_sources.h"
@@ -148,13 +148,13 @@ std::vector<protocol::Diagnostic> diagnosticsOf(const std::string& output, const
                                                 const std::vector<std::string>& cudaSources,
                                                 const std::string& program) {
   std::vector<protocol::Diagnostic> out;
-  for (const build::Diagnostic& d : build::parseDiagnostics(output)) {
+  for (const nvcc::Diagnostic& d : nvcc::parseDiagnostics(output)) {
     protocol::Diagnostic p;
     const std::string base = d.file.empty() ? "" : fs::path(d.file).filename().string();
     p.file = base.empty() ? d.tool : base;
     p.line = d.line;
     p.column = d.column;
-    p.severity = build::severityName(d.severity);
+    p.severity = nvcc::severityName(d.severity);
     p.message = d.message;
     if (d.line > 0 && (base == "main.cpp" || base == "cuda.cu"))
       p.pythonLine =
@@ -269,7 +269,7 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     args = withArgument(args, kwargs, sig.verbose, "verbose", py::bool_(false));
   {
     const fs::path dir =
-        r.cacheRoot / (sanitize(build.name) + "-" + build::sha256Hex(buildKey(args, kwargs)).substr(0, 16));
+        r.cacheRoot / (sanitize(build.name) + "-" + hash::sha256Hex(buildKey(args, kwargs)).substr(0, 16));
     std::error_code ec;
     fs::create_directories(dir, ec);
     args = withArgument(args, kwargs, sig.buildDirectory, "build_directory", py::str(dir.string()));
@@ -297,7 +297,7 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     build.seconds = seconds();
     build.cacheHit = true;
     build.diagnostics = diagnosticsOf(output, build.directory, cppSources, cudaSources, r.program);
-    const std::string summary = build::summarizeErrors(build::parseDiagnostics(output));
+    const std::string summary = nvcc::summarizeErrors(nvcc::parseDiagnostics(output));
     build.error = summary.empty() ? firstLines(output, 20) : summary;
     r.builds.push_back(std::move(build));
     py::object error = py::module_::import("builtins").attr("RuntimeError")(output);
@@ -324,12 +324,12 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     build.seconds = seconds();
     const std::string output = py::str(e.value()).cast<std::string>();
     build.diagnostics = diagnosticsOf(output, build.directory, cppSources, cudaSources, r.program);
-    std::vector<build::Diagnostic> parsed = build::parseDiagnostics(output);
-    const std::string summary = build::summarizeErrors(parsed);
+    std::vector<nvcc::Diagnostic> parsed = nvcc::parseDiagnostics(output);
+    const std::string summary = nvcc::summarizeErrors(parsed);
     build.error = summary.empty() ? firstLines(output, 20) : summary;
     const bool compilerRejected =
         std::any_of(parsed.begin(), parsed.end(),
-                    [](const build::Diagnostic& d) { return d.severity == build::Severity::Error; });
+                    [](const nvcc::Diagnostic& d) { return d.severity == nvcc::Severity::Error; });
     if (compilerRejected) std::ofstream(failedMarker, std::ios::binary) << output;
     r.builds.push_back(std::move(build));
     r.failures.push_back(e.value());

@@ -4,8 +4,8 @@
 #include <ATen/ops/randn.h>
 #include <dlfcn.h>
 
-#include "core/build/native_build.h"
-#include "core/build/native_shim.h"
+#include "core/nvcc/native_build.h"
+#include "core/nvcc/native_shim.h"
 #include "core/engine/phase_deadlines.h"
 
 namespace py = pybind11;
@@ -38,10 +38,10 @@ protocol::ErrorInfo error(protocol::ErrorKind kind, const std::string& program, 
   return e;
 }
 
-build::BuildOptions torchBuildOptions(const fs::path& scratch, const fs::path& cacheRoot) {
+nvcc::BuildOptions torchBuildOptions(const fs::path& scratch, const fs::path& cacheRoot) {
   py::module_ torch = py::module_::import("torch");
   py::module_ ext = py::module_::import("torch.utils.cpp_extension");
-  build::BuildOptions o;
+  nvcc::BuildOptions o;
   for (py::handle p : ext.attr("include_paths")()) o.includeDirs.emplace_back(py::str(p).cast<std::string>());
   o.includeDirs.emplace_back(
       py::module_::import("sysconfig").attr("get_paths")()["include"].cast<std::string>());
@@ -63,9 +63,9 @@ build::BuildOptions torchBuildOptions(const fs::path& scratch, const fs::path& c
   return o;
 }
 
-protocol::Diagnostic toProtocol(const build::Diagnostic& d) {
+protocol::Diagnostic toProtocol(const nvcc::Diagnostic& d) {
   return {d.file.empty() ? d.tool : d.file, d.line,    d.column,
-          build::severityName(d.severity),  d.message, std::nullopt};
+          nvcc::severityName(d.severity),  d.message, std::nullopt};
 }
 
 bool isIdentifier(const std::string& s) {
@@ -81,7 +81,7 @@ Outcome<NativeBuild> buildNativeCandidate(const protocol::TaskSpec& task,
                                           const protocol::CandidateSpec& candidate, const fs::path& scratch,
                                           const fs::path& cacheRoot, PhaseReporter& reporter) {
   reporter.enter(protocol::Phase::Build, kBuildDeadlineS);
-  const build::BuildResult result = build::buildNativeLibrary(
+  const nvcc::BuildResult result = nvcc::buildNativeLibrary(
       {candidate.code, "kernel.cu", candidate.entry, static_cast<int>(task.inputs.size())},
       torchBuildOptions(scratch, cacheRoot));
   NativeBuild out;
@@ -101,7 +101,7 @@ Outcome<NativeBuild> buildNativeCandidate(const protocol::TaskSpec& task,
     e.phase = "build";
     e.diagnostics = out.record.diagnostics;
     for (const auto& d : result.diagnostics)
-      if (d.severity == build::Severity::Error && d.line > 0 && d.file == kKernelFile) {
+      if (d.severity == nvcc::Severity::Error && d.line > 0 && d.file == kKernelFile) {
         e.line = d.line;
         break;
       }
@@ -142,12 +142,12 @@ Outcome<ModelPair> prepareNativeTask(const protocol::TaskSpec& task, const proto
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle)
     return error(protocol::ErrorKind::Load, "candidate", std::string("cannot load the kernel: ") + dlerror());
-  auto abi = reinterpret_cast<ShimInt>(dlsym(handle, build::kShimAbiVersionSymbol));
-  auto call = reinterpret_cast<ShimCall>(dlsym(handle, build::kShimCallSymbol));
-  if (!abi || !call || abi() != build::kNativeShimAbiVersion)
+  auto abi = reinterpret_cast<ShimInt>(dlsym(handle, nvcc::kShimAbiVersionSymbol));
+  auto call = reinterpret_cast<ShimCall>(dlsym(handle, nvcc::kShimCallSymbol));
+  if (!abi || !call || abi() != nvcc::kNativeShimAbiVersion)
     return error(protocol::ErrorKind::Load, "candidate",
                  library.string() + " lacks the kscope shim (ABI " +
-                     std::to_string(build::kNativeShimAbiVersion) + ")");
+                     std::to_string(nvcc::kNativeShimAbiVersion) + ")");
   pair.candidate = {"candidate", py::cpp_function(
                                      [call, entry = candidate.entry](py::args args) {
                                        std::vector<at::Tensor> inputs;
@@ -159,7 +159,7 @@ Outcome<ModelPair> prepareNativeTask(const protocol::TaskSpec& task, const proto
                                        at::Tensor output;
                                        char message[4096] = {};
                                        if (call(inputs.data(), static_cast<int>(inputs.size()), &output,
-                                                message, sizeof message) != build::kShimCallOk)
+                                                message, sizeof message) != nvcc::kShimCallOk)
                                          throw std::runtime_error(entry + ": " + message);
                                        return wrapTensor(output);
                                      },

@@ -1,7 +1,7 @@
 #pragma once
 // A native task: inputs described by name, shape and dtype; a reference written as a Python expression over
 // those names (`torch` in scope); a .cu candidate defining `torch::Tensor entry(torch::Tensor...)`, compiled
-// by ks_build with the shim of core/build/native_shim.h and dlopened. Both are called through Python, so the
+// by ks_nvcc with the shim of core/nvcc/native_shim.h and dlopened. Both are called through Python, so the
 // two sides pay the same call overhead. Libraries stay loaded for the runner's life: unloading code whose
 // kernels the CUDA runtime registered is not safe.
 // Inputs: floating dtypes from torch.randn (drawn in float32, then cast), integers uniform in [0, 16), bool

@@ -1,6 +1,6 @@
 #include "core/runs/result_row.h"
 
-#include "core/build/sha256.h"
+#include "core/hash/sha256.h"
 
 namespace ks::runs {
 
@@ -10,7 +10,7 @@ store::StoredResult resultRow(const nlohmann::ordered_json& endEvent, const RunS
   row.sourceFile = subject.sourceFile;
   row.taskKey = subject.taskKey;
   row.candidateId = subject.candidateId;
-  if (row.codeHash.empty()) row.codeHash = build::codeHash(subject.code);
+  if (row.codeHash.empty()) row.codeHash = hash::codeHash(subject.code);
   if (row.device.empty()) row.device = requestedDevice.empty() ? "default" : requestedDevice;
   row.origin = origin;
   return row;

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/build/sha256.h"
+#include "core/hash/sha256.h"
 
 namespace ks::supervisor {
 namespace fs = std::filesystem;
@@ -61,7 +61,7 @@ fs::path serverSocketPath(const fs::path& runner, const std::string& device, std
   const auto written = fs::last_write_time(exe, ec);
   if (!ec) key += std::to_string(written.time_since_epoch().count());
   key += "|" + device + "|" + std::to_string(memoryLimitBytes);
-  return socketFolder() / ("runner-" + build::sha256Hex(key).substr(0, 16) + ".sock");
+  return socketFolder() / ("runner-" + hash::sha256Hex(key).substr(0, 16) + ".sock");
 }
 
 int listenAt(const fs::path& path, std::string& error) {

@@ -1,13 +1,13 @@
 // Builds inside the runner without a GPU: load_inline with C++ sources (the CUDA path is in
 // gpu_evaluate_test) — compiler errors mapped to Python lines, failed builds a program swallows kept as
-// evidence, the cache — and native .cu builds through core/build (skipped without nvcc).
+// evidence, the cache — and native .cu builds through core/nvcc (skipped without nvcc).
 // Slow: each compile includes torch's headers.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <vector>
 
-#include "core/build/nvcc_locator.h"
+#include "core/nvcc/nvcc_locator.h"
 #include "tests/engine/python_environment.h"
 #include "tests/engine/task_programs.h"
 
@@ -258,7 +258,7 @@ class ModelNew(nn.Module):
 }
 
 TEST(ExtensionBuild, NativeBuildOpCompilesCachesAndLocatesErrorsInTheKernel) {
-  if (const build::NvccLocation nvcc = build::findNvcc(); !nvcc.found())
+  if (const nvcc::NvccLocation nvcc = nvcc::findNvcc(); !nvcc.found())
     GTEST_SKIP() << "no nvcc: " << nvcc.error;
   const std::string kernel = R"(#include <torch/types.h>
 

@@ -7,7 +7,7 @@
 
 #include <filesystem>
 
-#include "core/build/sha256.h"
+#include "core/hash/sha256.h"
 #include "core/protocol/json_codec.h"
 #include "core/runs/result_row.h"
 
@@ -69,7 +69,7 @@ TEST_F(CandidateHistoryTest, RecordedProgramFromAnyFileAndEditsFromThisFileNewes
            {"event", "error"},
            {"error", {{"kind", "crash"}, {"message", "died"}, {"signal", 11}, {"stderr_tail", "x"}}}});
 
-  auto history = candidateHistory(*db, {"/abs/diag.jsonl", "L1/12", "r2", build::codeHash(recorded)});
+  auto history = candidateHistory(*db, {"/abs/diag.jsonl", "L1/12", "r2", hash::codeHash(recorded)});
   ASSERT_TRUE(history) << history.error;
   ASSERT_EQ(history.value->size(), 3u);
   const auto& runs = *history.value;
@@ -103,7 +103,7 @@ TEST_F(CandidateHistoryTest, BatchBuildErrorsWithoutARequestIdAreDecoded) {
             {"severity", "error"},
             {"message", "identifier \"x\" is undefined"},
             {"python_line", 48}}}}}}});
-  auto history = candidateHistory(*db, {"/abs/diag.jsonl", "L1/12", "r3", build::codeHash(code)});
+  auto history = candidateHistory(*db, {"/abs/diag.jsonl", "L1/12", "r3", hash::codeHash(code)});
   ASSERT_TRUE(history) << history.error;
   ASSERT_EQ(history.value->size(), 1u);
   const MeasuredRun& run = history.value->front();
@@ -115,7 +115,7 @@ TEST_F(CandidateHistoryTest, BatchBuildErrorsWithoutARequestIdAreDecoded) {
 TEST_F(CandidateHistoryTest, AnUnreadableEventSaysWhy) {
   const std::string code = "x\n";
   add("/abs/diag.jsonl", "r1", code, {{"id", "1"}, {"event", "result"}, {"ok", true}, {"result", 5}});
-  auto history = candidateHistory(*db, {"/abs/diag.jsonl", "L1/12", "r1", build::codeHash(code)});
+  auto history = candidateHistory(*db, {"/abs/diag.jsonl", "L1/12", "r1", hash::codeHash(code)});
   ASSERT_TRUE(history);
   ASSERT_EQ(history.value->size(), 1u);
   EXPECT_FALSE(history.value->front().result);

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/build/sha256.h"
+#include "core/hash/sha256.h"
 #include "core/runs/evaluate_options.h"
 
 namespace ks::runs {
@@ -37,7 +37,7 @@ TEST(ResultRow, AnErrorBeforeTheRunnerSaidAnythingTakesTheRequestedDeviceAndHash
   EXPECT_EQ(row.outcome, "error");
   EXPECT_EQ(row.errorKind, "timeout");
   EXPECT_EQ(row.device, "cpu");
-  EXPECT_EQ(row.codeHash, build::codeHash(kSubject.code));
+  EXPECT_EQ(row.codeHash, hash::codeHash(kSubject.code));
   EXPECT_FALSE(row.speedup);
   EXPECT_EQ(resultRow(timeout, kSubject, "", "kscope batch").device, "default");
 }

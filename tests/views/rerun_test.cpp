@@ -32,7 +32,7 @@
 #include "app/kernelscope/edit_autosave.h"
 #include "app/kernelscope/main_window.h"
 #include "app/kernelscope/run_controller.h"
-#include "core/build/sha256.h"
+#include "core/hash/sha256.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
 #include "tests/views/synthetic_run.h"
@@ -168,7 +168,7 @@ TEST_F(RerunTest, RunningACandidateRecordsItAndShowsItInTheTableAndTheMeasuremen
   EXPECT_EQ(rows[0].id, f.run.row.id);
   EXPECT_EQ(rows[0].taskKey, "L1/12");
   EXPECT_EQ(rows[0].candidateId, "r2");
-  EXPECT_EQ(rows[0].codeHash, build::codeHash(*window.run()->candidate(row)->code));
+  EXPECT_EQ(rows[0].codeHash, hash::codeHash(*window.run()->candidate(row)->code));
   EXPECT_EQ(rows[0].outcome, "correct");
   EXPECT_EQ(rows[0].origin, "kernelscope");
   EXPECT_EQ(rows[0].sourceFile, QFileInfo(kDiagMatmul).absoluteFilePath().toStdString());
@@ -272,7 +272,7 @@ TEST_F(RerunTest, ASyntaxErrorInAnEditIsAnnotatedOnItsLineAndKeptApartFromTheRec
   const auto rows = stored();
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].candidateId, "r2");
-  EXPECT_EQ(rows[0].codeHash, build::codeHash(edited.toStdString()));
+  EXPECT_EQ(rows[0].codeHash, hash::codeHash(edited.toStdString()));
   EXPECT_EQ(rows[0].errorKind, "load");
   EXPECT_EQ(measuredCell(row), QStringLiteral("—"));
   const MeasurementTableModel* table = window.measurementsView()->model();

@@ -1,0 +1,42 @@
+#pragma once
+// The shim that makes a native .cu kernel callable from the runner without knowing its signature.
+//
+// A native candidate is a .cu file defining `torch::Tensor entry(torch::Tensor a, torch::Tensor b, ...)`
+// (parameters by value or const reference). buildNativeLibrary() compiles it together with a generated
+// shim (kscope_shim.cu: #include <torch/types.h>, #include "<the .cu>", then the functions below) into one
+// shared library. The runner dlopens it (RTLD_NOW | RTLD_LOCAL, after libtorch is loaded) and calls:
+//
+//   ABI version 1, every symbol extern "C" with default visibility:
+//   int         kscope_shim_abi_version(void);   returns kNativeShimAbiVersion
+//   const char* kscope_entry_name(void);          the entry function's name, as given to the build
+//   int         kscope_entry_arity(void);         how many tensors it takes
+//   int         kscope_call(const at::Tensor* inputs, int count, at::Tensor* output,
+//                           char* error, size_t error_size);
+//       Calls entry(inputs[0], ..., inputs[count - 1]) and assigns its result to *output.
+//       Returns 0 on success; 1 when count != arity; 2 when the entry threw (c10::Error, std::exception or
+//       anything else). On 1 and 2, a NUL-terminated message (truncated to error_size) is in error.
+//       The caller owns inputs and output: constructed at::Tensor objects of the libtorch it runs with.
+//
+// The shim also defines TORCH_EXTENSION_NAME (kscope_native), so a .cu that ends with
+// PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) still compiles; that module is never imported.
+#include <string>
+
+namespace ks::nvcc {
+
+inline constexpr int kNativeShimAbiVersion = 1;
+inline constexpr char kShimAbiVersionSymbol[] = "kscope_shim_abi_version";
+inline constexpr char kShimEntryNameSymbol[] = "kscope_entry_name";
+inline constexpr char kShimEntryAritySymbol[] = "kscope_entry_arity";
+inline constexpr char kShimCallSymbol[] = "kscope_call";
+inline constexpr int kShimCallOk = 0;
+inline constexpr int kShimCallArityMismatch = 1;
+inline constexpr int kShimCallThrew = 2;
+
+// True for a C++ function name the shim can call: an identifier, optionally namespace-qualified.
+bool isValidEntryName(const std::string& entry);
+
+// The shim's source. `kernelFile` is the .cu it includes (a name in the same folder); `entry` must satisfy
+// isValidEntryName; `arity` >= 0.
+std::string nativeShimSource(const std::string& kernelFile, const std::string& entry, int arity);
+
+}  // namespace ks::nvcc
