@@ -6,13 +6,14 @@
 
 #include "app/kernelscope/main_window.h"
 #include "app/kernelscope/run_controller.h"
+#include "core/version/version.h"
 
 int main(int argc, char* argv[]) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("KernelScope"));
   QApplication::setApplicationName(QStringLiteral("kernelscope"));
   QApplication::setApplicationDisplayName(QStringLiteral("KernelScope"));
-  QApplication::setApplicationVersion(QStringLiteral(KSCOPE_VERSION));
+  QApplication::setApplicationVersion(QString::fromUtf8(ks::version::string()));
   QApplication::setDesktopFileName(QStringLiteral("kernelscope"));
 
   QCommandLineParser parser;

@@ -6,12 +6,14 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include "app/kscope-runner/protocol_channel.h"
 #include "app/kscope-runner/request_loop.h"
 #include "core/engine/engine.h"
 #include "core/engine/python_interpreter.h"
+#include "core/version/version.h"
 
 namespace {
 
@@ -41,7 +43,7 @@ int run() {
     std::fprintf(stderr, "kscope-runner: %s\n", why->c_str());
     return 2;
   }
-  const std::string runner = std::string("kscope-runner ") + KS_RUNNER_VERSION;
+  const std::string runner = ks::version::line("kscope-runner");
   ks::engine::Engine engine({runner, defaultScratchRoot(), defaultCacheRoot()});
   auto& protocol = std::get<ks::runner::ProtocolChannel>(channel);
   protocol.write(ks::protocol::ReadyEvent{ks::protocol::kProtocolVersion, runner, getpid()});
@@ -50,7 +52,26 @@ int run() {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  // The runner speaks the protocol on stdin/stdout; these two flags are for people and packaging alone.
+  if (argc > 1 && std::strcmp(argv[1], "--version") == 0) {
+    std::printf("%s\n", ks::version::line("kscope-runner").c_str());
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "--help") == 0) {
+    std::printf(
+        "Usage: kscope-runner\n"
+        "The only KernelScope process that executes kernels. It reads requests on standard input and\n"
+        "writes events on standard output (docs/runner-protocol.md); kernelscope and kscope start it.\n"
+        "  --version  print the version and exit\n"
+        "  --help     print this text and exit\n");
+    return 0;
+  }
+  if (argc > 1) {
+    std::fprintf(stderr, "kscope-runner: unknown argument %s (it takes none; --help says what it does)\n",
+                 argv[1]);
+    return 1;
+  }
   try {
     return run();
   } catch (const std::exception& e) {
