@@ -1,9 +1,20 @@
 #!/usr/bin/env bash
-# README command 2: install what is missing, build with warnings as errors, run every test.
+# README command 2: install what is missing, build with warnings as errors, check that the install list
+# brings everything the configure step used (packaging/check-deps.sh, so a package that is only installed
+# on this machine fails here, not on a new user's), then run every test.
 # GPU-labelled tests skip with a message on a machine without CUDA; GUI tests run offscreen.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build=${KSCOPE_BUILD_DIR:-build}
 bash packaging/install-deps.sh
 bash packaging/build.sh -DKSCOPE_WERROR=ON
+bash packaging/check-deps.sh "$build"
+# The check must still reject the list that broke a fresh machine (it lacked libqt6opengl6-dev).
+if out=$(bash packaging/check-deps.sh "$build" --list tests/packaging/debian-build-deps-before-issue-12.txt 2>&1) ||
+  ! grep -q "add libqt6opengl6-dev" <<<"$out"; then
+  printf 'check-deps did not reject the old install list for lacking libqt6opengl6-dev:\n%s\n' "$out" >&2
+  exit 1
+fi
+echo "check-deps: rejects the pre-issue-12 list, naming libqt6opengl6-dev: ok"
 export QT_QPA_PLATFORM=offscreen
-ctest --test-dir "${KSCOPE_BUILD_DIR:-build}" --output-on-failure -j2
+ctest --test-dir "$build" --output-on-failure -j2
