@@ -57,6 +57,10 @@ struct ExtensionBuild {
   std::vector<std::string> flags;
   std::string directory;
   std::string error;  // first lines of the compiler output when !ok (the program may have caught it)
+  // Why it failed, when !ok: a name of core/repair/build_cause.h ("bound-kernel", "source-error", ...), the
+  // compiler line that decided it, and the Python line of the first error. Empty in older runners' results.
+  std::string cause;
+  std::string causeEvidence;
   std::vector<Diagnostic> diagnostics;
   std::vector<KernelResources> kernels;  // native builds; load_inline builds do not report them
   bool operator==(const ExtensionBuild&) const = default;
@@ -69,6 +73,11 @@ struct BuildReport {
   std::vector<ExtensionBuild> extensions;
   bool operator==(const BuildReport&) const = default;
 };
+
+// The candidate's first extension build that failed, or nullptr. When the evaluation still produced a
+// result, the program caught that failure and ran something else: its PyTorch fallback. The number measured
+// is then the fallback's, not the kernel's.
+const ExtensionBuild* failedCandidateBuild(const BuildReport& build);
 
 struct SeedCheck {
   std::int64_t seed = 0;
