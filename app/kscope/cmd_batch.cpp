@@ -10,11 +10,11 @@
 #include <atomic>
 #include <cctype>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -23,10 +23,10 @@
 #include <vector>
 
 #include "app/kscope/batch_prebuild.h"
+#include "app/kscope/runner_pool.h"
 #include "app/kscope/candidate_repair.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
-#include "app/kscope/runner_pool.h"
 #include "core/hash/sha256.h"
 #include "core/runs/evaluate_options.h"
 #include "core/runs/result_row.h"

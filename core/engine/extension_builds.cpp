@@ -9,11 +9,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/engine/gpu_share.h"
-#include "core/engine/phase_deadlines.h"
-#include "core/hash/sha256.h"
 #include "core/nvcc/build_result.h"
 #include "core/nvcc/diagnostics_parser.h"
+#include "core/hash/sha256.h"
+#include "core/engine/gpu_share.h"
+#include "core/engine/phase_deadlines.h"
 #include "core/pysource/embedded_sources.h"
 #include "core/repair/build_cause.h"
 
