@@ -94,7 +94,8 @@ int runCompileCheck(const CompileCheckOptions& o) {
         std::cout << "  cause: " << repair::causeName(cause.cause) << ": "
                   << repair::causeDescription(cause.cause) << "\n";
       for (const auto& d : r.diagnostics)
-        if (d.severity == nvcc::Severity::Error || d.severity == nvcc::Severity::Warning)
+        // Errors wherever they are; warnings only in the program's own sources (not torch's headers).
+        if (d.severity == nvcc::Severity::Error || (d.severity == nvcc::Severity::Warning && d.pythonLine))
           std::cout << "  " << located(d) << ": " << nvcc::severityName(d.severity) << ": " << d.message
                     << "\n";
       for (const auto& k : r.kernels)

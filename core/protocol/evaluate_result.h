@@ -57,12 +57,13 @@ struct ExtensionBuild {
   std::vector<std::string> flags;
   std::string directory;
   std::string error;  // first lines of the compiler output when !ok (the program may have caught it)
-  // Why it failed, when !ok: a name of core/repair/build_cause.h ("bound-kernel", "source-error", ...), the
-  // compiler line that decided it, and the Python line of the first error. Empty in older runners' results.
-  std::string cause;
-  std::string causeEvidence;
   std::vector<Diagnostic> diagnostics;
   std::vector<KernelResources> kernels;  // native builds; load_inline builds do not report them
+  // Why it failed, when !ok: a name of core/repair/build_cause.h ("bound-kernel", "source-error", ...) and
+  // the compiler line that decided it. Empty in older runners' results. (Last, so that aggregate
+  // initializers written before them still read.)
+  std::string cause;
+  std::string causeEvidence;
   bool operator==(const ExtensionBuild&) const = default;
 };
 
