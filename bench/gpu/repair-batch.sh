@@ -94,10 +94,10 @@ with open(os.path.join(state, "good.jsonl"), "w") as out:
 PY
     ;;
   before)
-    batch before "$state/ext.jsonl" && batch good-before "$state/good.jsonl"
+    batch before "$state/ext.jsonl"; batch good-before "$state/good.jsonl"
     ;;
   after)
-    batch after "$state/ext.jsonl" --repair --arch "$arch" && batch good-after "$state/good.jsonl" --repair --arch "$arch"
+    batch after "$state/ext.jsonl" --repair --arch "$arch"; batch good-after "$state/good.jsonl" --repair --arch "$arch"
     ;;
   report)
     args=()
