@@ -89,7 +89,9 @@ int runCompileCheck(const CompileCheckOptions& o) {
                 << "): " << (r.ok ? "compiled" : "FAILED") << ", " << r.kernels.size() << " kernel"
                 << (r.kernels.size() == 1 ? "" : "s") << ", " << static_cast<int>(r.compileSeconds + 0.5)
                 << " s\n";
-      if (repaired) std::cout << "  repaired: " << repair::describeRepairs(repaired->repairs);
+      if (repaired)
+        for (const repair::Repair& x : repaired->repairs)
+          std::cout << "  repaired: " << repair::describeRepairs({x});
       if (!r.ok)
         std::cout << "  cause: " << repair::causeName(cause.cause) << ": "
                   << repair::causeDescription(cause.cause) << "\n";
