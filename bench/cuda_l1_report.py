@@ -2,6 +2,11 @@
 """Table of a `kscope batch` re-run of the CUDA-L1 release: recorded against measured speedup per task.
 
     python3 bench/cuda_l1_report.py COLD.jsonl [--repeat WARM.jsonl] [--cold-wall S] [--warm-wall S]
+    python3 bench/cuda_l1_report.py AFTER.jsonl --before BEFORE.jsonl [--good GOOD_AFTER --good-before GOOD_BEFORE]
+
+With --before (issue #21), COLD.jsonl is a `kscope batch --repair` run and BEFORE.jsonl the same entries
+run as they are: a "Repair" section comes first, with the recorded, fallback and kernel speedups side by
+side and the cause of every extension that still does not build (bench/gpu/repair-batch.sh).
 
 COLD.jsonl is the output of `kscope batch ../shared/datasets/cuda-l1/h100.jsonl --device cuda --out ...`
 (docs/cli.md, "kscope batch"); --repeat is a second batch over the same file (the warm run: every extension
@@ -128,6 +133,102 @@ def fmt(x, digits=2):
     return "-" if x is None else f"{x:.{digits}f}"
 
 
+# Causes (core/repair/build_cause.h) with which the extension could not have built with any torch or CUDA:
+# the number recorded for such a program was its PyTorch fallback's wherever it was timed.
+NEVER_BUILDS = {"bound-kernel", "undeclared-bound-function", "duplicate-module"}
+
+
+def build_state(row):
+    """(state, cause): state 'built', 'fell back' (failed, the program caught it), 'error' (failed, the
+    evaluation ended in a build error) or '' (no extension); cause: the first failed build's cause."""
+    r = result(row)
+    if r is not None:
+        exts = [x for x in r.get("build", {}).get("extensions", []) if x.get("program", "candidate") != "reference"]
+        if not exts:
+            return "", ""
+        failed = next((x for x in exts if not x["ok"]), None)
+        return ("fell back", failed.get("cause") or "unknown") if failed else ("built", "")
+    e = error(row) or {}
+    if e.get("kind") == "build":
+        import re
+        m = re.search(r"failed \(([\w-]+)\)", e.get("message", ""))
+        return "error", m.group(1) if m else "unknown"
+    return "", ""
+
+
+def repairs_of(row):
+    return [x["kind"] for x in (row.get("repair") or {}).get("repairs", [])]
+
+
+def repair_section(title, after, before):
+    """Markdown lines: summary and per-entry table of a repaired batch against the unrepaired one."""
+    keys = sorted(set(after) | set(before), key=task_order)
+    rows, counts = [], collections.Counter()
+    causes_before, causes_after, never = collections.Counter(), collections.Counter(), []
+    vs_fallback, vs_recorded, fallback_vs_recorded = [], [], []
+    for key in keys:
+        a, b = after.get(key, {}), before.get(key, {})
+        sa, ca = build_state(a) if a else ("", "")
+        sb, cb = build_state(b) if b else ("", "")
+        if not (sa or sb):
+            continue
+        counts["programs"] += 1
+        counts["built before"] += sb == "built"
+        counts["built after"] += sa == "built"
+        counts["repaired"] += bool(repairs_of(a))
+        if sb != "built" and cb:
+            causes_before[cb] += 1
+        if sa and sa != "built":
+            causes_after[ca or "unknown"] += 1
+        if cb in NEVER_BUILDS:
+            never.append(key[0])
+        recorded = a.get("recorded_speedup") or b.get("recorded_speedup")
+        fallback = b.get("speedup") if sb == "fell back" and failure_kind(b) is None else None
+        kernel = a.get("speedup") if sa == "built" and failure_kind(a) is None else None
+        correct_after = sa == "built" and result(a) is not None and result(a)["correctness"]["passed"]
+        counts["kernel correct"] += correct_after and sb != "built"
+        if kernel and fallback:
+            vs_fallback.append(kernel / fallback)
+        if kernel and recorded and sb != "built":
+            vs_recorded.append(kernel / recorded)
+        if fallback and recorded:
+            fallback_vs_recorded.append(fallback / recorded)
+        note = "the recorded number is the fallback's" if cb in NEVER_BUILDS else ""
+        rows.append(f"| {key[0]} | {', '.join(repairs_of(a)) or '-'} | {sb or '-'} | {cb or '-'} | {sa or '-'} | "
+                    f"{ca or '-'} | {'yes' if correct_after else ('no' if sa == 'built' else '-')} | {fmt(recorded)} | "
+                    f"{fmt(fallback)} | {fmt(kernel)} | {note} |")
+    out = [f"## Repair summary: {title}\n"]
+    out.append(f"- programs that build an extension: {counts['programs']}; their CUDA built for "
+               f"**{counts['built before']} as they are, {counts['built after']} with --repair** "
+               f"({counts['repaired']} programs repaired)")
+    out.append(f"- newly built kernels correct: {counts['kernel correct']} of "
+               f"{counts['built after'] - counts['built before']}")
+    if vs_fallback:
+        faster = sum(1 for x in vs_fallback if x > 1)
+        out.append(f"- kernel against fallback speedup (both timed correct): median ratio "
+                   f"{statistics.median(vs_fallback):.2f}, the kernel faster for {faster} of {len(vs_fallback)}")
+    if vs_recorded:
+        out.append(f"- kernel against recorded speedup: median ratio {statistics.median(vs_recorded):.2f} over "
+                   f"{len(vs_recorded)} newly built kernels timed correct")
+    if fallback_vs_recorded:
+        out.append(f"- fallback against recorded speedup: median ratio {statistics.median(fallback_vs_recorded):.2f} "
+                   f"over {len(fallback_vs_recorded)}")
+    out.append(f"- could not have built with any torch or CUDA ({', '.join(sorted(NEVER_BUILDS))}): "
+               f"{len(never)} programs: the recorded number is the fallback's" +
+               (f" ({', '.join(never)})" if never else ""))
+    out.append("- cause of the failures as they are: " +
+               (", ".join(f"{k} {n}" for k, n in causes_before.most_common()) or "none"))
+    out.append("- cause of the failures left with --repair: " +
+               (", ".join(f"{k} {n}" for k, n in causes_after.most_common()) or "none"))
+    out.append("\nbefore = the program as released; after = with --repair; fallback = the speedup measured "
+               "before, when the program fell back to PyTorch; kernel = the speedup measured after, with its "
+               "CUDA built.\n")
+    out.append("| task | repairs | before | cause before | after | cause after | correct after | recorded | "
+               "fallback | kernel | note |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    return out + rows + [""]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("cold")
@@ -136,9 +237,18 @@ def main():
     ap.add_argument("--warm-wall", type=float)
     ap.add_argument("--build-wall", type=float, help="wall seconds of the cold build stage")
     ap.add_argument("--dataset", help="the CUDA-L1 JSONL the batch ran over: entries not in COLD are listed")
+    ap.add_argument("--before", help="the same entries run without --repair (COLD is the --repair run)")
+    ap.add_argument("--good", help="good-kernels run with --repair")
+    ap.add_argument("--good-before", help="good-kernels run as they are")
     a = ap.parse_args()
 
     cold = read(a.cold)
+    if a.before:
+        print("# Issue #21: the CUDA-L1 release's extension programs, as released and with `--repair`\n")
+        print("\n".join(repair_section("CUDA-L1 H100 release", cold, read(a.before))))
+        if a.good:
+            print("\n".join(repair_section("Stanford good-kernels (L9/n)", read(a.good),
+                                            read(a.good_before) if a.good_before else {})))
     warm = read(a.repeat) if a.repeat else {}
     keys = sorted(cold, key=task_order)
 

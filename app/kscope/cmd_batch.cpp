@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <fstream>
 #include <iostream>
@@ -23,6 +24,7 @@
 
 #include "app/kscope/batch_prebuild.h"
 #include "app/kscope/runner_pool.h"
+#include "app/kscope/candidate_repair.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "core/hash/sha256.h"
@@ -51,6 +53,8 @@ struct BatchOptions {
   double memoryLimitMiB = 0;
   int timingJobs = 1;  // runners evaluating at once in the timing stage, sharing the GPU
   bool noStore = false, noPrebuild = false, buildOnly = false;
+  bool repair = false;  // --repair: every candidate's repaired program runs (candidate_repair.h)
+  std::string arch;     // --arch for arch-flag repairs
 };
 
 using Entry = BatchEntry;
@@ -105,6 +109,18 @@ int runBatch(const BatchOptions& o) {
   LoadedInput input = loadInput(o.file);
   if (!input.usable) return kExitFailure;
   const int inputCode = exitCode();
+  // --repair: the repaired programs replace the originals in this call's copy of the input; each entry's
+  // line and row carry what changed (the code hash is the repaired program's, so a resumed --out tells
+  // repaired from original entries).
+  std::map<const Candidate*, Json> repairs;
+  if (o.repair) {
+    const std::string arch = repairArch(o.arch);
+    for (Task& t : input.run.tasks)
+      for (Candidate& c : t.candidates)
+        if (auto applied = repairCandidate(c, arch)) repairs[&c] = repairJson(*applied);
+    std::cerr << "kscope batch: --repair: " << repairs.size() << " candidates repaired (arch " << arch
+              << ")\n";
+  }
 
   std::vector<Entry> all;
   for (const Task& t : input.run.tasks) {
@@ -245,15 +261,19 @@ int runBatch(const BatchOptions& o) {
                 << ": out of GPU memory beside the other runners; evaluated again alone at the end\n";
       return;
     }
-    const store::StoredResult row = runs::resultRow(event,
-                                                    {.sourceFile = o.file,
-                                                     .taskKey = e.task->key(),
-                                                     .candidateId = e.candidate->id,
-                                                     .code = *e.candidate->code},
-                                                    o.device, "kscope batch");
+    const store::StoredResult row =
+        runs::resultRow(event,
+                        {.sourceFile = o.file,
+                         .taskKey = e.task->key(),
+                         .candidateId = e.candidate->id,
+                         .code = *e.candidate->code,
+                         .repair = repairs.count(e.candidate) ? repairs.at(e.candidate) : Json(nullptr)},
+                        o.device, "kscope batch");
     line["outcome"] = row.outcome;
     if (row.speedup) line["speedup"] = *row.speedup;
     if (auto claimed = e.candidate->speedup()) line["recorded_speedup"] = *claimed;
+    if (const std::string note = fallbackNote(event); !note.empty()) line["fallback"] = note;
+    if (repairs.count(e.candidate)) line["repair"] = repairs.at(e.candidate);
     line["device"] = row.device;
     line["recorded_at"] = store::utcTimestampNow();
     if (built.attempted) {
@@ -281,6 +301,7 @@ int runBatch(const BatchOptions& o) {
     std::cerr << "[" << ++finished << "/" << todo.size() << "] " << e.task->key() << " " << e.candidate->id
               << ": " << row.outcome;
     if (row.outcome == "error") std::cerr << " (" << row.errorKind << ")";
+    if (line.contains("fallback")) std::cerr << " FALLBACK";
     if (row.speedup) std::cerr << " " << fixed2(*row.speedup) << "x";
     if (line.contains("recorded_speedup"))
       std::cerr << " (recorded " << fixed2(line["recorded_speedup"]) << "x)";
@@ -354,6 +375,9 @@ void addBatchCommand(CLI::App& app) {
                       "kscope-runner executable (default: next to kscope, $KSCOPE_RUNNER)");
   auto* store = command->add_option("--store", o->store, "Results database (default: docs/store-schema.md)");
   command->add_flag("--no-store", o->noStore, "Do not record results in the database")->excludes(store);
+  command->add_flag("--repair", o->repair, "Run each candidate's program with its mechanical build repairs");
+  command->add_option("--arch", o->arch,
+                      "Architecture that --repair writes into -arch flags (default: this GPU's)");
   command->callback([o, out] {
     if (out->count() == 0 && !o->buildOnly) throw CLI::RequiredError("--out");
     exitCode() = runBatch(*o);

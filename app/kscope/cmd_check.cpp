@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "app/kscope/candidate_repair.h"
+#include "app/kscope/check_compile.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "app/kscope/text_table.h"
@@ -39,6 +41,10 @@ struct CheckOptions {
   bool run = false;    // also evaluate through kscope-runner: runtime flags
   std::string device;  // "cpu" | "cuda"; empty: the runner's choice
   std::string runner;  // kscope-runner executable; empty: next to kscope, $KSCOPE_RUNNER
+  bool compile = false;  // --compile: nvcc compile-only of the embedded CUDA (check_compile.h)
+  bool repair = false;   // with --run or --compile: the repaired program (candidate_repair.h)
+  std::string arch;      // with --compile / --repair: the architecture
+  std::string python = "python3";
 };
 
 // How a candidate's evaluation through kscope-runner ended, and the runtime flags it brought.
@@ -48,6 +54,8 @@ struct RuntimeCheck {
   std::string message;  // the error; or why some runner flags could not be read
   std::optional<double> speedup;
   std::vector<Flag> flags;
+  std::string fallback;  // "this number is the PyTorch fallback's: ..." (candidate_repair.h)
+  Json repair;           // --repair: what changed; null when nothing did
 };
 
 // One kscope-runner for every evaluation of a check, started on first use; Ctrl-C cancels the one in flight.
@@ -83,6 +91,7 @@ class RuntimeChecker {
     RuntimeCheck check{r.correctness.passed ? "correct" : "incorrect", r.device, "", std::nullopt,
                        std::move(read.flags)};
     if (r.timing) check.speedup = r.timing->speedup;
+    check.fallback = fallbackNote(r.build);
     for (const std::string& why : read.skipped) check.message += (check.message.empty() ? "" : "; ") + why;
     return check;
   }
@@ -121,6 +130,8 @@ Json runtimeJson(const RuntimeCheck& r) {
             {"device", r.device},
             {"speedup", r.speedup ? Json(*r.speedup) : Json(nullptr)}};
   if (!r.message.empty()) j["message"] = r.message;
+  if (!r.fallback.empty()) j["fallback"] = r.fallback;
+  if (!r.repair.is_null()) j["repair"] = r.repair;
   return j;
 }
 
@@ -145,6 +156,10 @@ void printCandidate(std::ostream& out, const Task& task, const Candidate& c, con
     out << "\n  no program recorded\n";
     return;
   }
+  if (runtime && !runtime->fallback.empty()) out << "\n  FALLBACK: " << runtime->fallback;
+  if (runtime && runtime->repair.contains("repairs"))
+    for (const auto& r : runtime->repair["repairs"])
+      out << "\n  repaired: " << r.value("kind", "") << ": " << r.value("what", "");
   if (runtime) {
     out << "\n  runtime: " << runtime->outcome;
     if (!runtime->device.empty()) out << " on " << runtime->device;
@@ -205,7 +220,11 @@ void runCheck(const CheckOptions& options) {
         flags = checkStatic(task.referenceCode, *c.code);
         if (checker && !checker->interrupted()) {
           announce(task.key() + " " + c.id, ++ran, toRun);
-          runtime = checker->evaluate(task, c);
+          Candidate evaluated = c;
+          std::optional<AppliedRepair> repaired;
+          if (options.repair) repaired = repairCandidate(evaluated, repairArch(options.arch));
+          runtime = checker->evaluate(task, evaluated);
+          if (repaired) runtime->repair = repairJson(*repaired);
           flags.insert(flags.end(), runtime->flags.begin(), runtime->flags.end());
         }
         ++checked;
@@ -382,7 +401,27 @@ void addCheckCommand(CLI::App& app) {
       ->add_option("--runner", options->runner,
                    "With --run: kscope-runner executable (default: next to kscope, $KSCOPE_RUNNER)")
       ->needs(run);
+  CLI::Option* compile = command->add_flag(
+      "--compile", options->compile,
+      "Compile each program's embedded CUDA with nvcc alone (no GPU needed): errors on the Python lines, "
+      "their cause, ptxas resources");
+  compile->excludes(run)->excludes(corpus);
+  command->add_flag("--repair", options->repair,
+                    "With --run or --compile: the program with its mechanical build repairs");
+  command->add_option("--arch", options->arch,
+                      "With --compile or --repair: the GPU architecture (default: this GPU's, else sm_90a)");
+  command->add_option("--python", options->python, "With --compile: a Python with torch, for its headers")
+      ->needs(compile);
   command->callback([options] {
+    if (options->compile) {
+      raiseExitCode(runCompileCheck({.file = options->file,
+                                     .task = options->task,
+                                     .arch = options->arch,
+                                     .python = options->python,
+                                     .repair = options->repair,
+                                     .json = options->json}));
+      return;
+    }
     if (options->corpus.empty() && options->file.empty()) {
       std::cerr << "kscope check: expected FILE or --corpus DIR (see kscope check --help)\n";
       raiseExitCode(kExitFailure);

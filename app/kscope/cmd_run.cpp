@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "app/kscope/candidate_repair.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "core/hash/sha256.h"
@@ -44,6 +45,8 @@ struct RunOptions {
   int trials = 0, seeds = 0;
   double memoryLimitMiB = 0;
   bool json = false, noStore = false, keepScratch = false, noServer = false;
+  bool repair = false;  // --repair: run the repaired program (candidate_repair.h)
+  std::string arch;     // --arch: what arch-flag repairs write (default: this machine's GPU)
 };
 
 // The candidate to run and how to name its place in messages: "FILE:14" or the --code path.
@@ -140,6 +143,8 @@ std::string general(double v) {
 
 void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const Task& task) {
   std::cout << task.key() << " " << chosen.candidate.id << " (" << chosen.where << ")\n";
+  if (const std::string note = fallbackNote(r.build); !note.empty())
+    std::cout << "  FALLBACK  " << note << "\n";
   const auto& env = r.environment;
   std::cout << "  device    " << (env.deviceName.empty() ? r.device : env.deviceName);
   if (!env.torch.empty())
@@ -216,7 +221,8 @@ void printError(const protocol::ErrorInfo& e, const Chosen& chosen, const Task& 
 
 // Appends the outcome to the store; returns {path, row id} or prints why not and returns nullopt.
 std::optional<std::pair<std::string, std::int64_t>> record(const Json& endEvent, const Chosen& chosen,
-                                                           const Task& task, const RunOptions& o) {
+                                                           const Task& task, const RunOptions& o,
+                                                           const Json& repair) {
   const auto path = o.store.empty() ? store::defaultStorePath() : std::filesystem::path(o.store);
   auto opened = store::ResultStore::open(path);
   if (!opened) {
@@ -227,7 +233,8 @@ std::optional<std::pair<std::string, std::int64_t>> record(const Json& endEvent,
   const runs::RunSubject subject{.sourceFile = chosen.fromCodeFile ? chosen.where : o.file,
                                  .taskKey = task.key(),
                                  .candidateId = chosen.candidate.id,
-                                 .code = chosen.candidate.code.value_or("")};
+                                 .code = chosen.candidate.code.value_or(""),
+                                 .repair = repair};
   auto appended = (*opened.value)->append(runs::resultRow(endEvent, subject, o.device, "kscope run"));
   if (!appended) {
     std::cerr << "kscope run: error: the result was not recorded: " << appended.error << "\n";
@@ -245,6 +252,14 @@ int runOne(const RunOptions& o) {
   if (!chosen) {
     std::cerr << "kscope run: error: " << error << "\n";
     return kExitError;
+  }
+  std::optional<AppliedRepair> repaired;
+  if (o.repair) {
+    repaired = repairCandidate(chosen->candidate, repairArch(o.arch));
+    std::cerr << "kscope run: --repair: "
+              << (repaired ? repair::describeRepairs(repaired->repairs) : "nothing to repair\n");
+    if (repaired)
+      for (const std::string& why : repaired->notRepaired) std::cerr << "  not repaired: " << why << "\n";
   }
   const protocol::Options options =
       runs::evaluateOptions({.device = o.device, .trials = o.trials, .seeds = o.seeds});
@@ -304,7 +319,7 @@ int runOne(const RunOptions& o) {
   }
   std::optional<std::pair<std::string, std::int64_t>> stored;
   if (!o.noStore && !interrupts.interrupted()) {  // a run the user stopped is not a result
-    stored = record(endEvent, *chosen, *task, o);
+    stored = record(endEvent, *chosen, *task, o, repaired ? repairJson(*repaired) : Json(nullptr));
     if (!stored) code = kExitError;
   }
 
@@ -314,6 +329,8 @@ int runOne(const RunOptions& o) {
     out["code_hash"] = hash::codeHash(chosen->candidate.code.value_or(""));
     out["outcome"] = code == kExitCorrect ? "correct" : code == kExitIncorrect ? "incorrect" : "error";
     if (auto claimed = chosen->candidate.speedup()) out["recorded_speedup"] = *claimed;
+    if (const std::string note = fallbackNote(endEvent); !note.empty()) out["fallback"] = note;
+    if (repaired) out["repair"] = repairJson(*repaired);
     out["phase_seconds"] = phaseTimes.finish();
     out["server"] = server.empty() ? Json(nullptr) : Json(server);
     out["event"] = endEvent;
@@ -363,6 +380,12 @@ void addRunCommand(CLI::App& app) {
   command->add_flag("--keep-scratch", o->keepScratch,
                     "Keep the runner's scratch folders (for debugging; implies --no-server)");
   command->add_flag("--no-server", o->noServer, "Start a runner for this call even when `kscope serve` is up");
+  command->add_flag(
+      "--repair", o->repair,
+      "Run the candidate's program with its mechanical build repairs (docs/cli.md); the file is "
+      "not changed");
+  command->add_option("--arch", o->arch,
+                      "Architecture that --repair writes into -arch flags (default: this GPU's)");
   command->add_flag("--json", o->json, "Print one JSON document (keys: docs/cli.md)");
   command->callback([o] { exitCode() = runOne(*o); });
 }

@@ -15,6 +15,7 @@
 #include "core/engine/gpu_share.h"
 #include "core/engine/phase_deadlines.h"
 #include "core/pysource/embedded_sources.h"
+#include "core/repair/build_cause.h"
 
 namespace ks::engine {
 
@@ -181,6 +182,13 @@ std::string firstLines(const std::string& text, int count) {
   return end == std::string::npos ? text : text.substr(0, end) + "\n...";
 }
 
+// Why the build failed (core/repair/build_cause.h), read from the compiler output and the calling program.
+void setCause(protocol::ExtensionBuild& build, const std::string& output, const std::string& program) {
+  const repair::BuildFailure f = repair::classifyBuildFailure(output, program);
+  build.cause = repair::causeName(f.cause);
+  build.causeEvidence = f.evidence;
+}
+
 // Everything the library in a build directory depends on: the call's arguments, torch and CUDA versions,
 // the CUDA toolkit, the GPU architecture(s) it is compiled for, the host compiler.
 std::string buildKey(const py::args& args, const py::kwargs& kwargs) {
@@ -299,6 +307,7 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     build.diagnostics = diagnosticsOf(output, build.directory, cppSources, cudaSources, r.program);
     const std::string summary = nvcc::summarizeErrors(nvcc::parseDiagnostics(output));
     build.error = summary.empty() ? firstLines(output, 20) : summary;
+    setCause(build, output, r.program);
     r.builds.push_back(std::move(build));
     py::object error = py::module_::import("builtins").attr("RuntimeError")(output);
     r.failures.push_back(error);
@@ -327,6 +336,7 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     std::vector<nvcc::Diagnostic> parsed = nvcc::parseDiagnostics(output);
     const std::string summary = nvcc::summarizeErrors(parsed);
     build.error = summary.empty() ? firstLines(output, 20) : summary;
+    setCause(build, output, r.program);
     const bool compilerRejected =
         std::any_of(parsed.begin(), parsed.end(),
                     [](const nvcc::Diagnostic& d) { return d.severity == nvcc::Severity::Error; });
@@ -401,7 +411,8 @@ protocol::ErrorInfo ExtensionBuilds::errorFrom(py::error_already_set& error, pro
   const protocol::ExtensionBuild* build = failedBuildFor(error);
   protocol::ErrorInfo info = errorFromPython(error, build ? protocol::ErrorKind::Build : kind, programs);
   if (!build) return info;
-  info.message = "building extension '" + build->name + "' failed: " + build->error;
+  info.message = "building extension '" + build->name + "' failed" +
+                 (build->cause.empty() ? "" : " (" + build->cause + ")") + ": " + build->error;
   info.program = build->program;
   info.diagnostics = build->diagnostics;
   for (const auto& d : build->diagnostics)

@@ -13,6 +13,7 @@ std::string sourceFileName(const std::string& name, const std::string& extension
     if (out == '_' && !base.empty() && base.back() == '_') continue;
     base.push_back(out);
   }
+  if (base.size() > 48) base.resize(48);  // a `+` concatenation is named by its whole text
   while (!base.empty() && base.back() == '_') base.pop_back();
   if (base.empty()) base = "source";
   std::string file = base + extension;

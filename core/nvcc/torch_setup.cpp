@@ -1,5 +1,6 @@
 #include "core/nvcc/torch_setup.h"
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "core/nvcc/process_run.h"
@@ -50,6 +51,22 @@ TorchSetup discoverTorchSetup(const std::string& python) {
   setup.defines.push_back("_GLIBCXX_USE_CXX11_ABI=" + std::to_string(j.value("cxx11_abi", 1)));
   setup.torchVersion = j.value("torch", "");
   return setup;
+}
+
+bool addCudaHeaderShim(TorchSetup& setup, const std::filesystem::path& dir) {
+  std::error_code ec;
+  bool cudaHeaders = false;
+  for (const auto& include : setup.includeDirs) {
+    if (std::filesystem::exists(include / "c10/cuda/impl/cuda_cmake_macros.h", ec)) return false;
+    cudaHeaders = cudaHeaders || std::filesystem::exists(include / "c10/cuda/CUDAMacros.h", ec);
+  }
+  if (!cudaHeaders) return false;
+  std::filesystem::create_directories(dir / "c10/cuda/impl", ec);
+  std::ofstream(dir / "c10/cuda/impl/cuda_cmake_macros.h")
+      << "#pragma once\n// written by kscope for a compile-only check: torch was built without CUDA\n"
+         "#define C10_CUDA_BUILD_SHARED_LIBS\n";
+  setup.includeDirs.push_back(dir);
+  return true;
 }
 
 }  // namespace ks::nvcc

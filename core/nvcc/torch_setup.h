@@ -20,4 +20,11 @@ struct TorchSetup {
 // Runs `python -c …` (deadline 120 s: importing torch can be slow on a cold disk).
 TorchSetup discoverTorchSetup(const std::string& python = "python3");
 
+// A CPU build of torch (Debian's libtorch) ships c10/cuda's headers without the one CMake generates for them
+// (c10/cuda/impl/cuda_cmake_macros.h), so every source that includes <ATen/cuda/CUDAContext.h> fails there on
+// a missing header that a CUDA build of torch has. For compile-only checks: writes that header into `dir`
+// and adds `dir` to setup.includeDirs when the headers lack it; otherwise does nothing. Returns whether it
+// did.
+bool addCudaHeaderShim(TorchSetup& setup, const std::filesystem::path& dir);
+
 }  // namespace ks::nvcc

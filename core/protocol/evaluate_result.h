@@ -59,6 +59,11 @@ struct ExtensionBuild {
   std::string error;  // first lines of the compiler output when !ok (the program may have caught it)
   std::vector<Diagnostic> diagnostics;
   std::vector<KernelResources> kernels;  // native builds; load_inline builds do not report them
+  // Why it failed, when !ok: a name of core/repair/build_cause.h ("bound-kernel", "source-error", ...) and
+  // the compiler line that decided it. Empty in older runners' results. (Last, so that aggregate
+  // initializers written before them still read.)
+  std::string cause;
+  std::string causeEvidence;
   bool operator==(const ExtensionBuild&) const = default;
 };
 
@@ -69,6 +74,11 @@ struct BuildReport {
   std::vector<ExtensionBuild> extensions;
   bool operator==(const BuildReport&) const = default;
 };
+
+// The candidate's first extension build that failed, or nullptr. When the evaluation still produced a
+// result, the program caught that failure and ran something else: its PyTorch fallback. The number measured
+// is then the fallback's, not the kernel's.
+const ExtensionBuild* failedCandidateBuild(const BuildReport& build);
 
 struct SeedCheck {
   std::int64_t seed = 0;

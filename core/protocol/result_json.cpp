@@ -72,6 +72,10 @@ Json extensionJson(const ExtensionBuild& x) {
             {"flags", x.flags},
             {"directory", x.directory}};
   if (!x.ok) j["error"] = x.error;
+  if (!x.ok && !x.cause.empty()) {
+    j["cause"] = x.cause;
+    j["cause_evidence"] = x.causeEvidence;
+  }
   if (!x.diagnostics.empty()) j["diagnostics"] = diagnosticsJson(x.diagnostics);
   if (!x.kernels.empty())
     j["kernels"] = arrayOf(x.kernels, [](const KernelResources& k) -> Json {
@@ -96,6 +100,8 @@ ExtensionBuild extensionFrom(const Fields& f) {
   x.flags = f.strings("flags");
   x.directory = f.strOr("directory", "");
   x.error = f.strOr("error", "");
+  x.cause = f.strOr("cause", "");
+  x.causeEvidence = f.strOr("cause_evidence", "");
   x.diagnostics = diagnosticsFrom(f, "diagnostics");
   for (const Fields& k : f.objects("kernels"))
     x.kernels.push_back({k.str("name"), k.strOr("arch", ""), k.integer("registers", 0),
@@ -363,6 +369,12 @@ Decoded<WarmUpResult> decodeWarmUpResult(const Json& json) {
 
 Decoded<Environment> decodeHelloPayload(const Json& json) {
   return decodeAs(json, "result", [](const Fields& f) { return environmentFrom(f.object("environment")); });
+}
+
+const ExtensionBuild* failedCandidateBuild(const BuildReport& build) {
+  for (const ExtensionBuild& x : build.extensions)
+    if (!x.ok && x.program != "reference") return &x;
+  return nullptr;
 }
 
 }  // namespace ks::protocol

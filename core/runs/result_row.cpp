@@ -13,6 +13,7 @@ store::StoredResult resultRow(const nlohmann::ordered_json& endEvent, const RunS
   if (row.codeHash.empty()) row.codeHash = hash::codeHash(subject.code);
   if (row.device.empty()) row.device = requestedDevice.empty() ? "default" : requestedDevice;
   row.origin = origin;
+  if (!subject.repair.is_null() && row.result.is_object()) row.result["repair"] = subject.repair;
   return row;
 }
 

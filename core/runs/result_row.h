@@ -13,6 +13,9 @@ struct RunSubject {
   std::string taskKey;     // "L1/12"
   std::string candidateId;
   std::string code;  // the program sent to the runner (an edited one included)
+  // --repair: {"original_code_hash", "repairs": [...]} (app/kscope/candidate_repair.h); stored in the row's
+  // result as "repair", so the program that ran is known to be the repaired one. Null: not repaired.
+  nlohmann::ordered_json repair;
 };
 
 // The row for the runner's end event: its own facts (store::recordFromEndEvent), the subject, the code

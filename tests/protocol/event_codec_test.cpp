@@ -46,6 +46,8 @@ EvaluateResult sampleResult() {
                      {{"cuda.cu", 12, 5, "error", "identifier \"x\" is undefined", 48},
                       {"", 0, 0, "error", "ninja failed", std::nullopt}},
                      {}};
+  bad.cause = "source-error";
+  bad.causeEvidence = "cuda.cu(12): error: identifier \"x\" is undefined";
   r.build = {44.5, false, {"-O3", "--use_fast_math"}, {ok, bad}};
   r.correctness.passed = true;
   r.correctness.seeds = {{42, true, 1.5e-6, 3.25e-6, 1e-2, 1e-2, ""}, {43, true, 0, 0, 1e-2, 1e-2, ""}};
@@ -122,6 +124,22 @@ TEST(EventCodec, EvaluateResultRoundTripsThroughTheResultEvent) {
   Decoded<EvaluateResult> d = decodeEvaluateResult(back.result);
   ASSERT_TRUE(d.value) << d.error;
   EXPECT_EQ(*d.value, r);
+}
+
+TEST(EventCodec, FailedBuildsCarryTheirCauseAndOlderResultsDecodeWithout) {
+  const EvaluateResult r = sampleResult();
+  const Json j = toJson(r);
+  EXPECT_EQ(j["build"]["extensions"][1]["cause"], "source-error");
+  EXPECT_FALSE(j["build"]["extensions"][0].contains("cause"));  // it built
+  ASSERT_NE(failedCandidateBuild(r.build), nullptr);
+  EXPECT_EQ(failedCandidateBuild(r.build)->name, "k2");
+  Json older = j;
+  older["build"]["extensions"][1].erase("cause");
+  older["build"]["extensions"][1].erase("cause_evidence");
+  const auto decoded = decodeEvaluateResult(older);
+  ASSERT_TRUE(decoded.value) << decoded.error;
+  EXPECT_EQ(decoded.value->build.extensions[1].cause, "");
+  EXPECT_EQ(decoded.value->build.extensions[1].error, "error: x");
 }
 
 TEST(EventCodec, ResultsOfOlderRunnersHaveNoRuntimeFlags) {

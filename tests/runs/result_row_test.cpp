@@ -30,6 +30,18 @@ TEST(ResultRow, ResultEventGivesOutcomeSpeedupAndTheRunnersDeviceAndHash) {
   EXPECT_EQ(row.result, event);
 }
 
+TEST(ResultRow, ARepairedRunKeepsWhatWasRepairedInItsResult) {
+  const Json event = Json::parse(R"({"id": "1", "event": "result", "ok": true, "result": {
+      "code_hash": "sha256:rep", "device": "cuda", "correctness": {"passed": true}}})");
+  RunSubject subject = kSubject;
+  subject.repair = Json::parse(R"({"original_code_hash": "sha256:orig",
+      "repairs": [{"kind": "kernel-launcher", "what": "bound k", "lines": [3]}]})");
+  const store::StoredResult row = resultRow(event, subject, "cuda", "kscope run");
+  EXPECT_EQ(row.codeHash, "sha256:rep");  // the program that ran
+  EXPECT_EQ(row.result["repair"], subject.repair);
+  EXPECT_FALSE(resultRow(event, kSubject, "cuda", "kscope run").result.contains("repair"));
+}
+
 TEST(ResultRow, AnErrorBeforeTheRunnerSaidAnythingTakesTheRequestedDeviceAndHashesTheCode) {
   const Json timeout = Json::parse(R"({"id": "2", "event": "error", "error": {"kind": "timeout",
       "message": "timed out after 3 s while checking correctness"}})");
