@@ -1,6 +1,7 @@
 #include "core/runs/result_row.h"
 
 #include "core/hash/sha256.h"
+#include "core/store/utc_timestamp.h"
 
 namespace ks::runs {
 
@@ -13,6 +14,7 @@ store::StoredResult resultRow(const nlohmann::ordered_json& endEvent, const RunS
   if (row.codeHash.empty()) row.codeHash = hash::codeHash(subject.code);
   if (row.device.empty()) row.device = requestedDevice.empty() ? "default" : requestedDevice;
   row.origin = origin;
+  row.recordedAt = store::utcTimestampNow();
   return row;
 }
 
