@@ -11,7 +11,6 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QTabWidget>
-#include <QTableView>
 
 #include "app/kernelscope/edit_autosave.h"
 #include "app/kernelscope/history_loader.h"
@@ -21,12 +20,10 @@
 #include "app/kernelscope/status_bar.h"
 #include "core/store/store_path.h"
 #include "views/charts/charts_view.h"
-#include "views/model/counted.h"
 #include "views/model/loaded_run.h"
 #include "views/model/measured_format.h"
 #include "views/model/measured_history.h"
 #include "views/model/open_run.h"
-#include "views/models/candidate_filter_proxy.h"
 #include "views/widgets/analysis_view.h"
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/code_editor.h"
@@ -192,32 +189,6 @@ void MainWindow::connectControllers() {
   if (!m_runs->runnerProblem().isEmpty()) m_runSettings->setRunnerProblem(m_runs->runnerProblem());
 }
 
-void MainWindow::applyRunSettings() {
-  m_runs->setChoices(m_runSettings->choices(),
-                     {.phaseSeconds = static_cast<double>(m_runSettings->phaseLimitSeconds()),
-                      .memoryGiB = static_cast<double>(m_runSettings->memoryLimitGiB())});
-}
-
-void MainWindow::runSelected() {
-  applyRunSettings();
-  const QString problem =
-      m_runs->enqueue(m_open->run(), m_open->path(), m_open->currentRow(), m_code->candidateProgram());
-  if (!problem.isEmpty()) m_status->showMessage(tr("Cannot run: %1").arg(problem), 8000);
-}
-
-void MainWindow::runAllVisible() {
-  if (!m_open->run()) return;
-  QList<int> rows;
-  for (int p = 0; p < m_tasks->proxy()->rowCount(); ++p) rows << m_tasks->proxy()->sourceRow(p);
-  applyRunSettings();
-  const int queued = m_runs->enqueueRecorded(m_open->run(), m_open->path(), rows);
-  m_status->showMessage(
-      queued > 0 ? tr("Queued %1").arg(counted(queued, tr("candidate"), tr("candidates")))
-                 : (m_runs->runnerProblem().isEmpty() ? tr("No candidate shown has a program to run")
-                                                      : tr("Cannot run: %1").arg(m_runs->runnerProblem())),
-      6000);
-}
-
 void MainWindow::showRunResult(const RunJob& job, const runs::MeasuredRun& run, const QString& storeError) {
   const bool cancelled = run.error && run.error->kind == protocol::ErrorKind::Cancelled;
   QString message = QStringLiteral("%1: %2").arg(job.label(), outcomeText(run));
@@ -261,18 +232,6 @@ void MainWindow::openPath(const QString& path) {
   m_loader->open(absolute);
 }
 
-void MainWindow::reload() {
-  if (m_open->path().isEmpty()) return;
-  const int row = m_tasks->currentRow();
-  m_reselectTask.clear();
-  m_reselectCandidate.clear();
-  if (m_open->run() && row >= 0) {
-    m_reselectTask = m_open->run()->task(row).key();
-    if (const Candidate* c = m_open->run()->candidate(row)) m_reselectCandidate = c->id;
-  }
-  m_loader->open(m_open->path());
-}
-
 void MainWindow::showRun(const QString& path, std::shared_ptr<const LoadedRun> run) {
   if (!m_loader->isBusy()) m_status->setLoading(false);
   m_edits->flush();
@@ -302,42 +261,6 @@ void MainWindow::showFlags(const std::shared_ptr<const LoadedRun>& run) {
   if (!m_open->setFlagged(run)) return;  // the views re-read the flags
   updateStatus();
   emit flagsShown();
-}
-
-void MainWindow::showPane(Pane pane) {
-  QDockWidget* dock = pane == Pane::Tasks          ? m_tasksDock
-                      : pane == Pane::Analysis     ? m_analysisDock
-                      : pane == Pane::Flags        ? m_flagsDock
-                      : pane == Pane::Issues       ? m_issuesDock
-                      : pane == Pane::Measurements ? m_measurementsDock
-                                                   : nullptr;
-  if (dock) {
-    dock->show();
-    dock->raise();
-  } else {
-    m_center->setCurrentWidget(pane == Pane::Code ? static_cast<QWidget*>(m_code) : m_charts);
-  }
-  paneWidget(pane)->setFocus(Qt::ShortcutFocusReason);
-}
-
-QWidget* MainWindow::paneWidget(Pane pane) const {
-  switch (pane) {
-    case Pane::Tasks:
-      return m_tasks->view();
-    case Pane::Code:
-      return m_code->candidateEditor();
-    case Pane::Analysis:
-      return m_analysis;
-    case Pane::Charts:
-      return m_charts;
-    case Pane::Flags:
-      return m_flags->view();
-    case Pane::Issues:
-      return m_issues->view();
-    case Pane::Measurements:
-      return m_measurements->table();
-  }
-  return nullptr;
 }
 
 void MainWindow::updateStatus() { m_status->showCounts(m_tasks->summaryText(), m_issues->issueCount()); }

@@ -4,7 +4,7 @@
 // every view observes (docs/architecture.md, "How the GUI is wired"); the window lays the views out and turns
 // the controllers' answers into changes of it — RunLoader and RecentFiles (opening files), RunController
 // (re-runs), HistoryLoader (the results history of the open run) and EditAutosave (edits of candidate
-// programs). Its menus and actions are in main_window_menus.cpp, its status bar in status_bar.h; it
+// programs). Its menus and actions are in main_window_actions.cpp, its status bar in status_bar.h; it
 // remembers its layout in QSettings.
 #include <QMainWindow>
 #include <memory>
