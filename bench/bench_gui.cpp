@@ -30,10 +30,10 @@
 #include <vector>
 
 #include "app/kernelscope/main_window.h"
-#include "views/candidate_filter_proxy.h"
-#include "views/candidate_table_model.h"
-#include "views/loaded_run.h"
-#include "views/task_table.h"
+#include "views/model/loaded_run.h"
+#include "views/models/candidate_filter_proxy.h"
+#include "views/models/candidate_table_model.h"
+#include "views/widgets/task_table.h"
 
 namespace {
 

@@ -4,8 +4,8 @@
 
 #include "core/hash/sha256.h"
 #include "core/runs/candidate_history.h"
-#include "views/loaded_run.h"
-#include "views/measured_history.h"
+#include "views/model/loaded_run.h"
+#include "views/model/measured_history.h"
 
 namespace ks {
 

@@ -1,18 +1,17 @@
 #pragma once
 // The explorer's window: the task list (dock), code compare and charts (central tabs), analysis and
-// measurements (docks), flags and load issues (docks), and the Run toolbar. It wires views to each other and
-// to the controllers — RunLoader and RecentFiles (opening files), RunController (re-runs), HistoryLoader
-// (the results history of the open run) and EditAutosave (edits of candidate programs) — owns menus,
-// shortcuts and the status bar, and remembers its layout in QSettings.
+// measurements (docks), flags and load issues (docks), and the Run toolbar. The open run is one OpenRun that
+// every view observes (docs/architecture.md, "How the GUI is wired"); the window lays the views out and turns
+// the controllers' answers into changes of it — RunLoader and RecentFiles (opening files), RunController
+// (re-runs), HistoryLoader (the results history of the open run) and EditAutosave (edits of candidate
+// programs). Its menus and actions are in main_window_actions.cpp, its status bar in status_bar.h; it
+// remembers its layout in QSettings.
 #include <QMainWindow>
 #include <memory>
 #include <string>
 
 class QDockWidget;
-class QLabel;
 class QMenu;
-class QProgressBar;
-class QPushButton;
 class QTabWidget;
 class QToolBar;
 
@@ -28,10 +27,12 @@ class LoadIssuesView;
 class LoadedRun;
 class MeasuredHistory;
 class MeasurementsView;
+class OpenRun;
 class RecentFiles;
 class RunController;
 class RunLoader;
 class RunSettingsBar;
+class StatusBar;
 class TaskTable;
 struct RunJob;
 namespace runs {
@@ -49,8 +50,9 @@ class MainWindow : public QMainWindow {
 
   // Opens a run file or KernelBench folder off the GUI thread; the current run stays until it loads.
   void openPath(const QString& path);
-  QString currentPath() const { return m_path; }
-  const std::shared_ptr<const LoadedRun>& run() const { return m_run; }
+  QString currentPath() const;
+  OpenRun* openRun() const { return m_open; }
+  const std::shared_ptr<const LoadedRun>& run() const;  // the open run's snapshot, replaced as flags arrive
 
   TaskTable* taskTable() const { return m_tasks; }
   CodeCompareView* codeView() const { return m_code; }
@@ -65,7 +67,7 @@ class MainWindow : public QMainWindow {
   RunController* runController() const { return m_runs; }
   HistoryLoader* historyLoader() const { return m_historyLoader; }
   EditAutosave* editAutosave() const { return m_edits; }
-  const std::shared_ptr<MeasuredHistory>& history() const { return m_history; }
+  const std::shared_ptr<const MeasuredHistory>& history() const;
   QWidget* paneWidget(Pane pane) const;
 
  public slots:
@@ -76,7 +78,7 @@ class MainWindow : public QMainWindow {
   void runAllVisible();  // the recorded programs of every candidate the task list shows, in its order
 
  signals:
-  void runShown();      // after showRun has filled every view
+  void runShown();      // after showRun has reached every view
   void flagsShown();    // after the static checks' flags reached every view
   void historyShown();  // after the results history of the open run reached every view
   void runFinished();   // after a re-run's result reached every view
@@ -91,30 +93,25 @@ class MainWindow : public QMainWindow {
                        Qt::DockWidgetArea area);
   void createMenus();
   void connectViews();
-  void connectLoader();
-  void connectRuns();
+  void connectOpenRun();
+  void connectControllers();
+  void opened();  // after the views took a new run: its history, recent files, reselection, title
   void showHistory(const std::shared_ptr<const LoadedRun>& run, std::shared_ptr<MeasuredHistory> history,
                    const QString& error);
   void showRunResult(const RunJob& job, const runs::MeasuredRun& run, const QString& storeError);
-  void showProblemsOfShownProgram();
-  void showRuntimeFlagsOnCode();  // the selected candidate's runtime flags in the editor's margin
   void applyRunSettings();  // the Run toolbar's choices, for the runs queued next
   void restoreEdit(int row);
-  void showCurrentRow(int row);
   void showFlags(const std::shared_ptr<const LoadedRun>& run);
   void updateStatus();
   void updateTitle();
   void rebuildRecentMenu();
   void showLoadFailure(const QString& path, const QString& message);
-  void setLoadingUi(bool visible);
   void chooseFile();
   void chooseFolder();
   void restoreSettings();
   void saveSettings() const;
 
-  std::shared_ptr<const LoadedRun> m_run;
-  std::shared_ptr<MeasuredHistory> m_history;
-  QString m_path;
+  OpenRun* m_open;
   std::string m_reselectTask;  // task key and candidate id to select again after a reload
   std::string m_reselectCandidate;
 
@@ -144,12 +141,7 @@ class MainWindow : public QMainWindow {
   QAction* m_editAction = nullptr;
   QAction* m_revertAction = nullptr;
   QMenu* m_recentMenu = nullptr;
-  QLabel* m_counts;
-  QLabel* m_issueCount;
-  QProgressBar* m_progress;
-  QPushButton* m_cancel;
-  QProgressBar* m_runProgress;
-  QPushButton* m_runCancel;
+  StatusBar* m_status;
 };
 
 }  // namespace ks

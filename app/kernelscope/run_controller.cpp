@@ -5,7 +5,7 @@
 #include "app/kernelscope/run_worker.h"
 #include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/runner_location.h"
-#include "views/loaded_run.h"
+#include "views/model/loaded_run.h"
 
 namespace ks {
 

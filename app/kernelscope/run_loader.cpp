@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "core/formats/load.h"
-#include "views/loaded_run.h"
+#include "views/model/loaded_run.h"
 
 namespace ks {
 namespace {
@@ -40,7 +40,7 @@ struct RunLoader::Job {
   std::atomic<bool> cancel{false};
   std::atomic<int> permille{0};
   bool checking = false;
-  std::shared_ptr<LoadedRun> run;
+  std::shared_ptr<const LoadedRun> run;
   QFutureWatcher<LoadResult> load;
   QFutureWatcher<CheckResult> checks;
 };
@@ -137,9 +137,8 @@ void RunLoader::finishChecks(const std::shared_ptr<Job>& job) {
     emit canceled(job->path);
     return;
   }
-  // The worker has finished reading the run: the GUI thread is its only user again.
-  job->run->setFlags(std::move(*result));
-  emit flagsChecked(job->run);
+  emit flagsChecked(
+      job->run->withFlags(std::move(*result)));  // a new snapshot: the shared one stays as it is
 }
 
 }  // namespace ks

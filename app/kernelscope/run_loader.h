@@ -1,9 +1,9 @@
 #pragma once
 // Opens files off the GUI thread, in two steps run by QtConcurrent and watched by QFutureWatchers:
 // loadAny (core/formats) builds the LoadedRun, which is handed over at once (loaded); then the static
-// checks run over it and its flags are set on the GUI thread (flagsChecked). Reports progress, says when
-// the work has run long enough to show it (200 ms), and can be cancelled; opening another path cancels
-// the work in progress. Work runs on the loader's own thread pools, never on the global one.
+// checks run over it and its flagged snapshot (LoadedRun::withFlags) is handed over (flagsChecked). Reports
+// progress, says when the work has run long enough to show it (200 ms), and can be cancelled; opening another
+// path cancels the work in progress. Work runs on the loader's own thread pools, never on the global one.
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
@@ -34,7 +34,7 @@ class RunLoader : public QObject {
   void slow(const QString& path);  // the work has taken kShowProgressAfterMs and goes on
   void progressChanged(int permille, const QString& phase);
   void loaded(const QString& path, std::shared_ptr<const ks::LoadedRun> run);  // flags follow
-  void flagsChecked(std::shared_ptr<const ks::LoadedRun> run);                 // run->flagsChecked()
+  void flagsChecked(std::shared_ptr<const ks::LoadedRun> run);                 // the same read, flagged
   // Nothing could be read: the message names what went wrong (the file's issues, or an exception).
   void failed(const QString& path, const QString& message);
   // Stopped: before `loaded` nothing changes; after it, the run stays without flags.

@@ -5,8 +5,7 @@
 #include <cstdint>
 
 #include "core/protocol/json_codec.h"
-#include "core/runs/result_row.h"
-#include "core/store/utc_timestamp.h"
+#include "core/runs/record_result.h"
 #include "core/supervisor/outcome_json.h"
 #include "core/supervisor/supervisor_options.h"
 
@@ -60,9 +59,9 @@ RunWorker::Finished RunWorker::evaluate(const RunJob& job,
       if (sink) sink(event);
     });
   }
-  const auto endEvent = supervisor::endEventJson(outcome);
-  store::StoredResult row = runs::resultRow(endEvent, job.subject, job.request.options.device, "kernelscope");
-  row.recordedAt = store::utcTimestampNow();  // shown with the result, stored or not
+  // The row is stamped with the time now: shown with the result, stored or not.
+  store::StoredResult row = runs::resultRow(supervisor::endEventJson(outcome), job.subject,
+                                            job.request.options.device, "kernelscope");
   const bool wasCancelled = outcome.error() && outcome.error()->error.kind == protocol::ErrorKind::Cancelled;
   if (!wasCancelled) {  // a run the user stopped is not a result
     if (!m_store) {
@@ -73,14 +72,12 @@ RunWorker::Finished RunWorker::evaluate(const RunJob& job,
         finished.storeError = opened.error;
     }
     if (m_store) {
-      auto appended = m_store->append(row);
-      if (appended)
-        row.id = *appended.value;
-      else
-        finished.storeError = appended.error;
+      runs::RecordedResult recorded = runs::appendResult(*m_store, std::move(row));
+      row = std::move(recorded.row);
+      finished.storeError = std::move(recorded.storeError);
     }
   }
-  finished.run = runs::readMeasuredRun(std::move(row));
+  finished.run = runs::measuredRun(std::move(row), outcome.end);  // from the typed outcome, not its JSON
   return finished;
 }
 
@@ -96,7 +93,7 @@ std::variant<protocol::Environment, std::string> RunWorker::hello() {
 
 void RunWorker::warmUp() {
   protocol::Request request;
-  request.op = protocol::Op::WarmUp;  // the runner's default device: the one hello reported
+  request.op = protocol::Op::WarmUp;      // the runner's default device: the one hello reported
   supervisor(m_limits).request(request);  // a failed warm-up costs the first run its start-up, nothing more
 }
 

@@ -9,12 +9,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
 #include <filesystem>
-#include <map>
-#include <mutex>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -23,16 +24,15 @@
 #include <vector>
 
 #include "app/kscope/batch_prebuild.h"
-#include "app/kscope/runner_pool.h"
 #include "app/kscope/candidate_repair.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
+#include "app/kscope/runner_pool.h"
 #include "core/hash/sha256.h"
 #include "core/runs/evaluate_options.h"
-#include "core/runs/result_row.h"
+#include "core/runs/record_result.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
-#include "core/store/utc_timestamp.h"
 #include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/interrupt_cancel.h"
 #include "core/supervisor/outcome_json.h"
@@ -95,7 +95,8 @@ bool endsWithNewline(const std::string& path) {
 bool ranOutOfGpuMemory(const Json& event) {
   if (event.value("event", "") != "error" || !event.contains("error")) return false;
   std::string message = event["error"].value("message", "");
-  std::transform(message.begin(), message.end(), message.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(message.begin(), message.end(), message.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return message.find("out of memory") != std::string::npos;
 }
 
@@ -105,25 +106,24 @@ std::string fixed2(double v) {
   return buf;
 }
 
-int runBatch(const BatchOptions& o) {
-  LoadedInput input = loadInput(o.file);
-  if (!input.usable) return kExitFailure;
-  const int inputCode = exitCode();
-  // --repair: the repaired programs replace the originals in this call's copy of the input; each entry's
-  // line and row carry what changed (the code hash is the repaired program's, so a resumed --out tells
-  // repaired from original entries).
+// --repair: the repaired programs replace the originals in this call's copy of the input; each entry's
+// line and row carry what changed (the code hash is the repaired program's, so a resumed --out tells
+// repaired from original entries).
+std::map<const Candidate*, Json> applyRepairs(RunFile& run, const BatchOptions& o) {
   std::map<const Candidate*, Json> repairs;
-  if (o.repair) {
-    const std::string arch = repairArch(o.arch);
-    for (Task& t : input.run.tasks)
-      for (Candidate& c : t.candidates)
-        if (auto applied = repairCandidate(c, arch)) repairs[&c] = repairJson(*applied);
-    std::cerr << "kscope batch: --repair: " << repairs.size() << " candidates repaired (arch " << arch
-              << ")\n";
-  }
+  if (!o.repair) return repairs;
+  const std::string arch = repairArch(o.arch);
+  for (Task& t : run.tasks)
+    for (Candidate& c : t.candidates)
+      if (auto applied = repairCandidate(c, arch)) repairs[&c] = repairJson(*applied);
+  std::cerr << "kscope batch: --repair: " << repairs.size() << " candidates repaired (arch " << arch << ")\n";
+  return repairs;
+}
 
+// Stage 1, the plan: every candidate with a program of the chosen tasks, less the entries --out holds.
+std::vector<Entry> planEntries(const RunFile& run, const BatchOptions& o) {
   std::vector<Entry> all;
-  for (const Task& t : input.run.tasks) {
+  for (const Task& t : run.tasks) {
     if (!o.tasks.empty() && std::find(o.tasks.begin(), o.tasks.end(), t.key()) == o.tasks.end()) continue;
     for (const Candidate& c : t.candidates)
       if (c.code) all.push_back({&t, &c, hash::codeHash(*c.code)});
@@ -135,34 +135,258 @@ int runBatch(const BatchOptions& o) {
   std::cerr << "kscope batch: " << all.size() << " candidates with a program in " << o.file << "; "
             << all.size() - todo.size() << " already in " << (o.out.empty() ? "--out" : o.out) << ", "
             << todo.size() << " to run\n";
-  if (todo.empty()) return inputCode;
+  return todo;
+}
 
+// Where the results go: --out (appended to) and the results store (unless --no-store); neither for
+// --build-only. False, with the reason printed, when one cannot be opened.
+struct Sinks {
+  std::ofstream out;
+  std::unique_ptr<store::ResultStore> store;
+};
+
+bool openSinks(const BatchOptions& o, Sinks& sinks) {
+  if (o.buildOnly) return true;
+  const bool newline = endsWithNewline(o.out);
+  sinks.out.open(o.out, std::ios::app);
+  if (!sinks.out) {
+    std::cerr << "kscope batch: error: cannot write " << o.out << "\n";
+    return false;
+  }
+  if (!newline) sinks.out << "\n";
+  if (o.noStore) return true;
+  auto opened =
+      store::ResultStore::open(o.store.empty() ? store::defaultStorePath() : std::filesystem::path(o.store));
+  if (!opened) {
+    std::cerr << "kscope batch: error: " << opened.error << " (--no-store runs without recording)\n";
+    return false;
+  }
+  sinks.store = std::move(*opened.value);
+  return true;
+}
+
+// Stage 2, the builds: every entry that compiles code is built on --jobs runners (batch_prebuild.h), with a
+// line per build and a summary. Entries not attempted get an empty outcome.
+std::vector<PrebuildOutcome> prebuildStage(const std::vector<Entry>& todo, const BatchOptions& o,
+                                           const supervisor::SupervisorOptions& supervisorOptions,
+                                           const protocol::Options& options,
+                                           const supervisor::InterruptCancel& interrupts) {
+  if (o.noPrebuild) return std::vector<PrebuildOutcome>(todo.size());
+  const auto started = std::chrono::steady_clock::now();
+  std::size_t attempted = 0, failed = 0, hits = 0;
+  std::vector<PrebuildOutcome> prebuilt = prebuildAll(
+      todo, supervisorOptions, options, o.jobs, [&] { return interrupts.interrupted(); },
+      [&](std::size_t i, const PrebuildOutcome& p, std::size_t done, std::size_t total) {
+        attempted = total;
+        const Json* build = p.event.contains("result") ? &p.event["result"]["build"] : nullptr;
+        const bool hit = build && build->value("cache_hit", false);
+        hits += hit;
+        failed += !build;
+        std::cerr << "[build " << done << "/" << total << "] " << todo[i].task->key() << " "
+                  << todo[i].candidate->id << ": ";
+        if (build) {
+          std::cerr << (hit ? "cached" : "built");
+          std::size_t extensions = 0, rejected = 0;
+          for (const Json& x : build->value("extensions", Json::array())) {
+            ++extensions;
+            rejected += !x.value("ok", true);
+          }
+          if (rejected)
+            std::cerr << " (" << rejected << " of " << extensions
+                      << " extensions do not compile; the program caught it)";
+        } else
+          std::cerr << "error (" << p.event["error"].value("kind", "?") << ")"
+                    << (p.final() ? ", not timed" : ", timed anyway");
+        std::cerr << ", " << int(p.seconds + 0.5) << " s\n";
+      });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (attempted > 0)
+    std::cerr << "kscope batch: builds: " << attempted << " candidates compile code; " << hits
+              << " from the cache, " << attempted - hits - failed << " built, " << failed << " failed, on "
+              << std::min<std::size_t>(std::size_t(o.jobs), attempted) << " runners in " << int(seconds + 0.5)
+              << " s\n";
+  return prebuilt;
+}
+
+// Stage 3, the timing: one runner, or --timing-jobs runners sharing the GPU through a lock that gives each
+// timing and profile the GPU alone (docs/cli.md). An entry that ran out of GPU memory beside the others is
+// evaluated again afterwards, alone. Each entry's result is written (stage 4) as soon as it ends.
+class TimingStage {
+ public:
+  TimingStage(const std::vector<Entry>& todo, const std::vector<PrebuildOutcome>& prebuilt,
+              const BatchOptions& o, Sinks& sinks, const supervisor::InterruptCancel& interrupts,
+              const std::map<const Candidate*, Json>& repairs)
+      : m_todo(todo),
+        m_prebuilt(prebuilt),
+        m_o(o),
+        m_sinks(sinks),
+        m_interrupts(interrupts),
+        m_repairs(repairs) {}
+
+  // Runs every entry; returns kExitFailure when a result could not be recorded, 0 otherwise.
+  int run(const supervisor::SupervisorOptions& supervisorOptions, const protocol::Options& options);
+  bool writeFailed() const { return m_writeFailed; }
+
+ private:
+  bool stop() const { return m_interrupts.interrupted() || m_writeFailed; }
+  // Evaluates entry `i` (or takes its final prebuild error) and writes it, unless interrupted or sent to
+  // the retry-alone list.
+  void evaluate(std::size_t i, supervisor::RunnerSupervisor& runner, const protocol::Options& options,
+                bool shared);
+  // Stage 4, the write: the --out line, then the store row, then the progress line.
+  void write(std::size_t i, Json line, const Json& event, double seconds);
+
+  const std::vector<Entry>& m_todo;
+  const std::vector<PrebuildOutcome>& m_prebuilt;
+  const BatchOptions& m_o;
+  Sinks& m_sinks;
+  const std::map<const Candidate*, Json>& m_repairs;  // --repair: what changed, per repaired candidate
+  const supervisor::InterruptCancel& m_interrupts;
+  std::mutex m_mutex;  // the sinks, the counters and the retry list, shared by the pool's runners
+  std::atomic<bool> m_writeFailed{false};  // read by the pools' watcher threads
+  int m_failure = 0;
+  std::size_t m_finished = 0;
+  std::vector<std::size_t> m_retryAlone;
+};
+
+int TimingStage::run(const supervisor::SupervisorOptions& supervisorOptions,
+                     const protocol::Options& options) {
+  protocol::Options timingOptions = options;
+  if (m_o.timingJobs > 1) {
+    std::error_code ec;
+    std::filesystem::create_directories(supervisorOptions.scratchRoot, ec);
+    timingOptions.gpuShare = (supervisorOptions.scratchRoot / "gpu-share.lock").string();
+  }
+  const auto stopped = [this] { return stop(); };
+  {
+    RunnerPool pool(supervisorOptions, "timing", m_o.timingJobs);
+    pool.forEach(m_todo.size(), stopped, [&](std::size_t i, supervisor::RunnerSupervisor& runner) {
+      // A runner that is new (the first entry, or after a crash or timeout) is warmed before its entry: the
+      // profiler's first session (5-7 s on the H100) then runs under the shared lock, not inside a profile
+      // phase that holds the GPU alone while the other runners wait.
+      if (m_o.timingJobs > 1 && !runner.runnerInfo()) {
+        protocol::Request warm;
+        warm.id = "warm-up";
+        warm.op = protocol::Op::WarmUp;
+        warm.options = timingOptions;
+        runner.request(std::move(warm));
+      }
+      evaluate(i, runner, timingOptions, m_o.timingJobs > 1);
+    });
+  }
+  if (!m_retryAlone.empty() && !stop()) {
+    std::sort(m_retryAlone.begin(), m_retryAlone.end());
+    RunnerPool alone(supervisorOptions, "timing-alone", 1);
+    alone.forEach(m_retryAlone.size(), stopped, [&](std::size_t k, supervisor::RunnerSupervisor& runner) {
+      evaluate(m_retryAlone[k], runner, options, false);
+    });
+  }
+  return m_failure;
+}
+
+void TimingStage::evaluate(std::size_t i, supervisor::RunnerSupervisor& runner,
+                           const protocol::Options& options, bool shared) {
+  const Entry& e = m_todo[i];
+  Json line = {{"task", e.task->key()},
+               {"candidate", e.candidate->id},
+               {"code_hash", e.codeHash},
+               {"source_line", e.candidate->sourceLine}};
+  const auto repaired = m_repairs.find(e.candidate);
+  const Json repair = repaired == m_repairs.end() ? Json(nullptr) : repaired->second;
+  if (!repair.is_null()) line["repair"] = repair;
+  const auto started = std::chrono::steady_clock::now();
+  const PrebuildOutcome& built = m_prebuilt[i];
+  Json event;
+  if (built.final()) {
+    event = built.event;
+  } else {
+    auto request = supervisor::evaluationRequest(*e.task, *e.candidate, options);
+    if (auto* why = std::get_if<std::string>(&request))
+      event = {{"event", "error"}, {"error", {{"kind", "protocol"}, {"message", *why}}}};
+    else {
+      supervisor::PhaseTimes phaseTimes;
+      event = supervisor::endEventJson(
+          runner.request(std::get<protocol::Request>(std::move(request)),
+                         [&](const protocol::Event& ev) { phaseTimes.observe(ev); }));
+      line["phase_seconds"] = phaseTimes.finish();
+    }
+  }
+  if (m_interrupts.interrupted()) return;  // not written: a resumed batch runs it again
+  if (shared && ranOutOfGpuMemory(event)) {
+    std::lock_guard lock(m_mutex);
+    m_retryAlone.push_back(i);
+    std::cerr << e.task->key() << " " << e.candidate->id
+              << ": out of GPU memory beside the other runners; evaluated again alone at the end\n";
+    return;
+  }
+  write(i, std::move(line), event,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+}
+
+void TimingStage::write(std::size_t i, Json line, const Json& event, double seconds) {
+  const Entry& e = m_todo[i];
+  const PrebuildOutcome& built = m_prebuilt[i];
+  store::StoredResult row = runs::resultRow(event,
+                                            {.sourceFile = m_o.file,
+                                             .taskKey = e.task->key(),
+                                             .candidateId = e.candidate->id,
+                                             .code = *e.candidate->code,
+                                             .repair = repair},
+                                            m_o.device, "kscope batch");
+  line["outcome"] = row.outcome;
+  if (row.speedup) line["speedup"] = *row.speedup;
+  if (auto claimed = e.candidate->speedup()) line["recorded_speedup"] = *claimed;
+  if (const std::string note = fallbackNote(event); !note.empty()) line["fallback"] = note;
+  line["device"] = row.device;
+  line["recorded_at"] = row.recordedAt;
+  if (built.attempted) {
+    Json record = {{"seconds", built.seconds}};
+    if (built.event.contains("result"))
+      record["build"] = built.event["result"]["build"];
+    else
+      record["error"] = built.event["error"];
+    line["prebuild"] = std::move(record);
+  }
+  line["event"] = event;
+  std::lock_guard lock(m_mutex);
+  m_sinks.out << line.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;
+  if (!m_sinks.out) {
+    m_writeFailed = true;
+    return;
+  }
+  if (m_sinks.store) {
+    if (const runs::RecordedResult recorded = runs::appendResult(*m_sinks.store, row);
+        !recorded.storeError.empty()) {
+      std::cerr << "kscope batch: error: " << recorded.storeError << "\n";
+      m_failure = kExitFailure;
+    }
+  }
+  std::cerr << "[" << ++m_finished << "/" << m_todo.size() << "] " << e.task->key() << " " << e.candidate->id
+            << ": " << row.outcome;
+  if (row.outcome == "error") std::cerr << " (" << row.errorKind << ")";
+  if (line.contains("fallback")) std::cerr << " FALLBACK";
+  if (row.speedup) std::cerr << " " << fixed2(*row.speedup) << "x";
+  if (line.contains("recorded_speedup"))
+    std::cerr << " (recorded " << fixed2(line["recorded_speedup"]) << "x)";
+  std::cerr << ", " << int(seconds + 0.5) << " s\n";
+}
+
+// plan → open the sinks → prebuild → time and write.
+int runBatch(const BatchOptions& o) {
+  LoadedInput input = loadInput(o.file);
+  if (!input.usable) return kExitFailure;
+  const int inputCode = exitCode();
+  const std::map<const Candidate*, Json> repairs = applyRepairs(input.run, o);
+
+  const std::vector<Entry> todo = planEntries(input.run, o);
+  if (todo.empty()) return inputCode;
   const supervisor::RunnerLocation runner = supervisor::findRunner(o.runner);
   if (!runner.found()) {
     std::cerr << "kscope batch: error: " << runner.error << "\n";
     return kExitFailure;
   }
-  std::ofstream out;
-  if (!o.buildOnly) {
-    const bool newline = endsWithNewline(o.out);
-    out.open(o.out, std::ios::app);
-    if (!out) {
-      std::cerr << "kscope batch: error: cannot write " << o.out << "\n";
-      return kExitFailure;
-    }
-    if (!newline) out << "\n";
-  }
-
-  std::unique_ptr<store::ResultStore> store;
-  if (!o.noStore && !o.buildOnly) {
-    auto opened = store::ResultStore::open(o.store.empty() ? store::defaultStorePath()
-                                                           : std::filesystem::path(o.store));
-    if (!opened) {
-      std::cerr << "kscope batch: error: " << opened.error << " (--no-store runs without recording)\n";
-      return kExitFailure;
-    }
-    store = std::move(*opened.value);
-  }
+  Sinks sinks;
+  if (!openSinks(o, sinks)) return kExitFailure;
 
   auto supervisorOptions = supervisor::clientSupervisorOptions(runner.path, o.device,
                                                                std::uint64_t(o.memoryLimitMiB * 1024 * 1024));
@@ -173,165 +397,17 @@ int runBatch(const BatchOptions& o) {
   const protocol::Options options =
       runs::evaluateOptions({.device = o.device, .trials = o.trials, .seeds = o.seeds});
 
-  std::vector<PrebuildOutcome> prebuilt(todo.size());
-  if (!o.noPrebuild) {
-    const auto started = std::chrono::steady_clock::now();
-    std::size_t attempted = 0, failed = 0, hits = 0;
-    prebuilt = prebuildAll(
-        todo, supervisorOptions, options, o.jobs, [&] { return interrupts.interrupted(); },
-        [&](std::size_t i, const PrebuildOutcome& p, std::size_t done, std::size_t total) {
-          attempted = total;
-          const Json* build = p.event.contains("result") ? &p.event["result"]["build"] : nullptr;
-          const bool hit = build && build->value("cache_hit", false);
-          hits += hit;
-          failed += !build;
-          std::cerr << "[build " << done << "/" << total << "] " << todo[i].task->key() << " "
-                    << todo[i].candidate->id << ": ";
-          if (build) {
-            std::cerr << (hit ? "cached" : "built");
-            std::size_t extensions = 0, rejected = 0;
-            for (const Json& x : build->value("extensions", Json::array())) {
-              ++extensions;
-              rejected += !x.value("ok", true);
-            }
-            if (rejected)
-              std::cerr << " (" << rejected << " of " << extensions
-                        << " extensions do not compile; the program caught it)";
-          } else
-            std::cerr << "error (" << p.event["error"].value("kind", "?") << ")"
-                      << (p.final() ? ", not timed" : ", timed anyway");
-          std::cerr << ", " << int(p.seconds + 0.5) << " s\n";
-        });
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (attempted > 0)
-      std::cerr << "kscope batch: builds: " << attempted << " candidates compile code; " << hits
-                << " from the cache, " << attempted - hits - failed << " built, " << failed
-                << " failed, on " << std::min<std::size_t>(std::size_t(o.jobs), attempted) << " runners in "
-                << int(seconds + 0.5) << " s\n";
-  }
+  const std::vector<PrebuildOutcome> prebuilt =
+      prebuildStage(todo, o, supervisorOptions, options, interrupts);
   if (interrupts.interrupted()) {
     std::cerr << "kscope batch: interrupted while building; run the same command again to resume\n";
     return kExitFailure;
   }
   if (o.buildOnly) return inputCode;
 
-  // The timing stage: one runner, or --timing-jobs runners sharing the GPU through a lock that gives each
-  // timing and profile the GPU alone (docs/cli.md). An entry that ran out of GPU memory beside the others
-  // is evaluated again afterwards, alone.
-  protocol::Options timingOptions = options;
-  if (o.timingJobs > 1) {
-    std::error_code ec;
-    std::filesystem::create_directories(supervisorOptions.scratchRoot, ec);
-    timingOptions.gpuShare = (supervisorOptions.scratchRoot / "gpu-share.lock").string();
-  }
-  int failure = 0;
-  std::atomic<bool> writeFailed{false};  // read by the pools' watcher threads
-  std::size_t finished = 0;
-  std::mutex mutex;
-  std::vector<std::size_t> retryAlone;
-  auto runEntry = [&](std::size_t i, supervisor::RunnerSupervisor& runner, const protocol::Options& opts,
-                      bool shared) {
-    const Entry& e = todo[i];
-    Json line = {{"task", e.task->key()},
-                 {"candidate", e.candidate->id},
-                 {"code_hash", e.codeHash},
-                 {"source_line", e.candidate->sourceLine}};
-    const auto started = std::chrono::steady_clock::now();
-    const PrebuildOutcome& built = prebuilt[i];
-    Json event;
-    if (built.final()) {
-      event = built.event;
-    } else {
-      auto request = supervisor::evaluationRequest(*e.task, *e.candidate, opts);
-      if (auto* why = std::get_if<std::string>(&request))
-        event = {{"event", "error"}, {"error", {{"kind", "protocol"}, {"message", *why}}}};
-      else {
-        supervisor::PhaseTimes phaseTimes;
-        event = supervisor::endEventJson(
-            runner.request(std::get<protocol::Request>(std::move(request)),
-                           [&](const protocol::Event& ev) { phaseTimes.observe(ev); }));
-        line["phase_seconds"] = phaseTimes.finish();
-      }
-    }
-    if (interrupts.interrupted()) return;  // not written: a resumed batch runs it again
-    if (shared && ranOutOfGpuMemory(event)) {
-      std::lock_guard lock(mutex);
-      retryAlone.push_back(i);
-      std::cerr << e.task->key() << " " << e.candidate->id
-                << ": out of GPU memory beside the other runners; evaluated again alone at the end\n";
-      return;
-    }
-    const store::StoredResult row =
-        runs::resultRow(event,
-                        {.sourceFile = o.file,
-                         .taskKey = e.task->key(),
-                         .candidateId = e.candidate->id,
-                         .code = *e.candidate->code,
-                         .repair = repairs.count(e.candidate) ? repairs.at(e.candidate) : Json(nullptr)},
-                        o.device, "kscope batch");
-    line["outcome"] = row.outcome;
-    if (row.speedup) line["speedup"] = *row.speedup;
-    if (auto claimed = e.candidate->speedup()) line["recorded_speedup"] = *claimed;
-    if (const std::string note = fallbackNote(event); !note.empty()) line["fallback"] = note;
-    if (repairs.count(e.candidate)) line["repair"] = repairs.at(e.candidate);
-    line["device"] = row.device;
-    line["recorded_at"] = store::utcTimestampNow();
-    if (built.attempted) {
-      Json record = {{"seconds", built.seconds}};
-      if (built.event.contains("result"))
-        record["build"] = built.event["result"]["build"];
-      else
-        record["error"] = built.event["error"];
-      line["prebuild"] = std::move(record);
-    }
-    line["event"] = event;
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::lock_guard lock(mutex);
-    out << line.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;
-    if (!out) {
-      writeFailed = true;
-      return;
-    }
-    if (store) {
-      if (auto appended = store->append(row); !appended) {
-        std::cerr << "kscope batch: error: " << appended.error << "\n";
-        failure = kExitFailure;
-      }
-    }
-    std::cerr << "[" << ++finished << "/" << todo.size() << "] " << e.task->key() << " " << e.candidate->id
-              << ": " << row.outcome;
-    if (row.outcome == "error") std::cerr << " (" << row.errorKind << ")";
-    if (line.contains("fallback")) std::cerr << " FALLBACK";
-    if (row.speedup) std::cerr << " " << fixed2(*row.speedup) << "x";
-    if (line.contains("recorded_speedup"))
-      std::cerr << " (recorded " << fixed2(line["recorded_speedup"]) << "x)";
-    std::cerr << ", " << int(seconds + 0.5) << " s\n";
-  };
-  const auto stop = [&] { return interrupts.interrupted() || writeFailed; };
-  {
-    RunnerPool pool(supervisorOptions, "timing", o.timingJobs);
-    pool.forEach(todo.size(), stop, [&](std::size_t i, supervisor::RunnerSupervisor& runner) {
-      // A runner that is new (the first entry, or after a crash or timeout) is warmed before its entry: the
-      // profiler's first session (5-7 s on the H100) then runs under the shared lock, not inside a profile
-      // phase that holds the GPU alone while the other runners wait.
-      if (o.timingJobs > 1 && !runner.runnerInfo()) {
-        protocol::Request warm;
-        warm.id = "warm-up";
-        warm.op = protocol::Op::WarmUp;
-        warm.options = timingOptions;
-        runner.request(std::move(warm));
-      }
-      runEntry(i, runner, timingOptions, o.timingJobs > 1);
-    });
-  }
-  if (!retryAlone.empty() && !stop()) {
-    std::sort(retryAlone.begin(), retryAlone.end());
-    RunnerPool alone(supervisorOptions, "timing-alone", 1);
-    alone.forEach(retryAlone.size(), stop, [&](std::size_t k, supervisor::RunnerSupervisor& runner) {
-      runEntry(retryAlone[k], runner, options, false);
-    });
-  }
-  if (writeFailed) {
+  TimingStage timing(todo, prebuilt, o, sinks, interrupts, repairs);
+  const int failure = timing.run(supervisorOptions, options);
+  if (timing.writeFailed()) {
     std::cerr << "kscope batch: error: cannot write " << o.out << "\n";
     return kExitFailure;
   }
@@ -357,9 +433,10 @@ void addBatchCommand(CLI::App& app) {
       ->check(CLI::IsMember({"cpu", "cuda"}));
   command->add_option("--jobs", o->jobs, "Runners building at once before the timing (default: all cores)")
       ->check(CLI::PositiveNumber);
-  command->add_option("--timing-jobs", o->timingJobs,
-                      "Runners evaluating at once after the builds; checks share the GPU, timing and profile "
-                      "hold it alone (default 1)")
+  command
+      ->add_option("--timing-jobs", o->timingJobs,
+                   "Runners evaluating at once after the builds; checks share the GPU, timing and profile "
+                   "hold it alone (default 1)")
       ->check(CLI::PositiveNumber);
   command->add_option("--trials", o->trials, "Timed trials per model (default 50 on cuda, 10 on cpu)")
       ->check(CLI::PositiveNumber);
@@ -368,8 +445,9 @@ void addBatchCommand(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   command->add_flag("--no-prebuild", o->noPrebuild,
                     "No build stage: the timing runner builds each candidate when it gets to it");
-  command->add_flag("--build-only", o->buildOnly,
-                    "Only the build stage: fill the build cache on N runners, time nothing")
+  command
+      ->add_flag("--build-only", o->buildOnly,
+                 "Only the build stage: fill the build cache on N runners, time nothing")
       ->excludes("--no-prebuild");
   command->add_option("--runner", o->runner,
                       "kscope-runner executable (default: next to kscope, $KSCOPE_RUNNER)");

@@ -21,7 +21,7 @@
 #include "core/hash/sha256.h"
 #include "core/protocol/json_codec.h"
 #include "core/runs/evaluate_options.h"
-#include "core/runs/result_row.h"
+#include "core/runs/record_result.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
 #include "core/supervisor/evaluation_request.h"
@@ -178,12 +178,13 @@ void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const 
                   << fixed(100 * *s.busy(), 0) << "% of its median call; the speedup moves with the CPU\n";
     if (t.pinnedCpu) {
       const bool process = t.cpuPin == protocol::CpuPinScope::Process;
-      std::cout << "            pinned: " << (process ? "every runner thread" : "the timing thread") << " on cpu "
-                << *t.pinnedCpu << "\n";
+      std::cout << "            pinned: " << (process ? "every runner thread" : "the timing thread")
+                << " on cpu " << *t.pinnedCpu << "\n";
     }
     if (protocol::cudnnAutotuned(r.torchSettingsChanged))
-      std::cout << "            autotuned: a program turned on cudnn.benchmark; cuDNN may pick other algorithms "
-                   "in the next run\n";
+      std::cout
+          << "            autotuned: a program turned on cudnn.benchmark; cuDNN may pick other algorithms "
+             "in the next run\n";
   } else {
     std::cout << "  timing    " << (r.timingNote.empty() ? "not timed" : r.timingNote) << "\n";
   }
@@ -235,12 +236,13 @@ std::optional<std::pair<std::string, std::int64_t>> record(const Json& endEvent,
                                  .candidateId = chosen.candidate.id,
                                  .code = chosen.candidate.code.value_or(""),
                                  .repair = repair};
-  auto appended = (*opened.value)->append(runs::resultRow(endEvent, subject, o.device, "kscope run"));
-  if (!appended) {
-    std::cerr << "kscope run: error: the result was not recorded: " << appended.error << "\n";
+  const runs::RecordedResult recorded =
+      runs::recordResult(**opened.value, endEvent, subject, o.device, "kscope run");
+  if (!recorded.storeError.empty()) {
+    std::cerr << "kscope run: error: the result was not recorded: " << recorded.storeError << "\n";
     return std::nullopt;
   }
-  return std::pair{path.string(), *appended.value};
+  return std::pair{path.string(), recorded.row.id};
 }
 
 int runOne(const RunOptions& o) {
@@ -279,7 +281,8 @@ int runOne(const RunOptions& o) {
   std::unique_ptr<supervisor::RunnerClient> client;
   std::string server;
   if (!o.noServer && !o.keepScratch) {
-    if (auto remote = supervisor::ServerClient::connect(supervisor::serverSocketPath(runner.path, o.device, memoryBytes))) {
+    if (auto remote = supervisor::ServerClient::connect(
+            supervisor::serverSocketPath(runner.path, o.device, memoryBytes))) {
       server = remote->socket().string();
       client = std::move(remote);
     }
@@ -379,7 +382,8 @@ void addRunCommand(CLI::App& app) {
   command->add_flag("--no-store", o->noStore, "Do not record the result")->excludes(store);
   command->add_flag("--keep-scratch", o->keepScratch,
                     "Keep the runner's scratch folders (for debugging; implies --no-server)");
-  command->add_flag("--no-server", o->noServer, "Start a runner for this call even when `kscope serve` is up");
+  command->add_flag("--no-server", o->noServer,
+                    "Start a runner for this call even when `kscope serve` is up");
   command->add_flag(
       "--repair", o->repair,
       "Run the candidate's program with its mechanical build repairs (docs/cli.md); the file is "

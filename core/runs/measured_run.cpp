@@ -35,4 +35,21 @@ MeasuredRun readMeasuredRun(store::StoredResult row) {
   return run;
 }
 
+MeasuredRun measuredRun(store::StoredResult row,
+                        const std::variant<protocol::ResultEvent, protocol::ErrorEvent>& end) {
+  MeasuredRun run;
+  row.result = nullptr;
+  run.row = std::move(row);
+  if (const auto* error = std::get_if<protocol::ErrorEvent>(&end)) {
+    run.error = error->error;
+    return run;
+  }
+  auto evaluation = protocol::decodeEvaluateResult(std::get<protocol::ResultEvent>(end).result);
+  if (evaluation.value)
+    run.result = std::move(evaluation.value);
+  else
+    run.unreadable = evaluation.error;
+  return run;
+}
+
 }  // namespace ks::runs

@@ -3,6 +3,7 @@
 // decoded into the protocol's types — the evaluation for a result, the error otherwise.
 #include <optional>
 #include <string>
+#include <variant>
 
 #include "core/protocol/evaluate_result.h"
 #include "core/protocol/events.h"
@@ -19,6 +20,11 @@ struct MeasuredRun {
   bool correct() const { return row.outcome == "correct"; }
 };
 
+// A row read back from the store: its `result` JSON decoded.
 MeasuredRun readMeasuredRun(store::StoredResult row);
+// The row of a run that just ended, with its end event as the runner client returned it (typed): nothing is
+// decoded again from the row's JSON. The row's `result` JSON is dropped.
+MeasuredRun measuredRun(store::StoredResult row,
+                        const std::variant<protocol::ResultEvent, protocol::ErrorEvent>& end);
 
 }  // namespace ks::runs

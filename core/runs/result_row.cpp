@@ -1,6 +1,7 @@
 #include "core/runs/result_row.h"
 
 #include "core/hash/sha256.h"
+#include "core/store/utc_timestamp.h"
 
 namespace ks::runs {
 
@@ -14,6 +15,7 @@ store::StoredResult resultRow(const nlohmann::ordered_json& endEvent, const RunS
   if (row.device.empty()) row.device = requestedDevice.empty() ? "default" : requestedDevice;
   row.origin = origin;
   if (!subject.repair.is_null() && row.result.is_object()) row.result["repair"] = subject.repair;
+  row.recordedAt = store::utcTimestampNow();
   return row;
 }
 

@@ -20,7 +20,8 @@ struct RunSubject {
 
 // The row for the runner's end event: its own facts (store::recordFromEndEvent), the subject, the code
 // hash of subject.code when the runner did not report one, `requestedDevice` when the runner never named
-// its device ("default" when that is empty too), and `origin` ("kscope run", "kscope batch", "kernelscope").
+// its device ("default" when that is empty too), `origin` ("kscope run", "kscope batch", "kernelscope"),
+// and the time now as recordedAt.
 store::StoredResult resultRow(const nlohmann::ordered_json& endEvent, const RunSubject& subject,
                               const std::string& requestedDevice, const std::string& origin);
 

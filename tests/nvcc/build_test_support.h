@@ -13,7 +13,7 @@
 namespace ks::nvcc::test {
 
 inline std::filesystem::path fixture(const std::string& relative) {
-  return std::filesystem::path(KS_SOURCE_DIR) / "tests" / "build" / "fixtures" / relative;
+  return std::filesystem::path(KS_SOURCE_DIR) / "tests" / "nvcc" / "fixtures" / relative;
 }
 
 inline std::string readFixture(const std::string& relative) {

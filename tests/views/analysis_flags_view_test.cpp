@@ -6,10 +6,10 @@
 #include <QTableView>
 #include <QTest>
 
-#include "tests/views/synthetic_run.h"
-#include "views/analysis_view.h"
-#include "views/flag_table_model.h"
-#include "views/flags_view.h"
+#include "tests/view_model/synthetic_run.h"
+#include "views/models/flag_table_model.h"
+#include "views/widgets/analysis_view.h"
+#include "views/widgets/flags_view.h"
 
 namespace ks {
 namespace {

@@ -1,14 +1,14 @@
 // CandidateTableModel + CandidateFilterProxy: columns, filtering by level / text / speedup range / flags,
 // sorting, and the time a filter change takes on 100 000 rows.
-#include "views/candidate_filter_proxy.h"
+#include "views/models/candidate_filter_proxy.h"
 
 #include <gtest/gtest.h>
 
 #include <QElapsedTimer>
 #include <cmath>
 
-#include "tests/views/synthetic_run.h"
-#include "views/candidate_table_model.h"
+#include "tests/view_model/synthetic_run.h"
+#include "views/models/candidate_table_model.h"
 
 namespace ks {
 namespace {

@@ -1,7 +1,7 @@
 // CodeCompareView: exact texts, diff markers, reference choice, extracted sources with the program's line
 // numbers, going to a flagged line, synchronized scrolling, and edits of the candidate program (a new
 // version, diffed as it changes, reverted, restored with a notice).
-#include "views/code_compare_view.h"
+#include "views/widgets/code_compare_view.h"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <QTest>
 #include <QToolButton>
 
-#include "tests/views/synthetic_run.h"
-#include "views/code_editor.h"
+#include "tests/view_model/synthetic_run.h"
+#include "views/widgets/code_editor.h"
 
 namespace ks {
 namespace {

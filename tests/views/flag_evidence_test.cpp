@@ -20,19 +20,20 @@
 
 #include "app/kernelscope/main_window.h"
 #include "core/flags/flag_families.h"
-#include "tests/views/synthetic_run.h"
-#include "views/candidate_filter_proxy.h"
-#include "views/candidate_table_model.h"
-#include "views/charts_view.h"
-#include "views/code_compare_view.h"
-#include "views/code_editor.h"
-#include "views/flag_matrix.h"
-#include "views/flag_matrix_chart.h"
-#include "views/flag_matrix_model.h"
-#include "views/flag_table_model.h"
-#include "views/flags_view.h"
-#include "views/measured_history.h"
-#include "views/task_table.h"
+#include "tests/view_model/synthetic_run.h"
+#include "views/charts/charts_view.h"
+#include "views/charts/flag_matrix_chart.h"
+#include "views/model/flag_matrix.h"
+#include "views/model/measured_history.h"
+#include "views/model/open_run.h"
+#include "views/models/candidate_filter_proxy.h"
+#include "views/models/candidate_table_model.h"
+#include "views/models/flag_matrix_model.h"
+#include "views/models/flag_table_model.h"
+#include "views/widgets/code_compare_view.h"
+#include "views/widgets/code_editor.h"
+#include "views/widgets/flags_view.h"
+#include "views/widgets/task_table.h"
 
 namespace ks {
 namespace {
@@ -90,8 +91,7 @@ std::shared_ptr<const LoadedRun> flaggedRun() {
                      flag("cached-output", FlagSeverity::Suspicious, "Keeps the last output in a global.")};
   at("L1/2", "c") = {flag("no-custom-kernel", FlagSeverity::Benign, "Only PyTorch calls.")};
   at("L2/9", "e") = test::syntheticRun()->flags(test::kRowE);
-  run->setFlags({flags, {}});
-  return run;
+  return run->withFlags({flags, {}});
 }
 
 // L1/2 c re-run: its probes caught a cached output (hack); L1/1 a re-run: a suspicious runtime flag only.
@@ -379,7 +379,8 @@ TEST(FlagsView, RuntimeFlagsAreMarkedInTheEditorMarginOfTheWindow) {
   const std::string& code = *run->candidate(test::kRowC)->code;
   const int line = test::lineContaining(code, "return x.clamp_min(0)");
   ASSERT_GT(line, 0);
-  window.history()->add(test::kRowC, measured(3.0, {runtimeFlag("cached-output", "hack", "cached", {line})}));
+  window.openRun()->addRun(test::kRowC,
+                           measured(3.0, {runtimeFlag("cached-output", "hack", "cached", {line})}));
   window.taskTable()->setCurrentRow(test::kRowA);
   window.taskTable()->setCurrentRow(test::kRowC);
   EXPECT_NE(window.codeView()->candidateEditor()->markersAtLine(line - 1) & kFlagMarkers, 0u);
@@ -451,17 +452,19 @@ TEST(FlagMatrix, OnTheCudaL1ReleaseEveryCellAgreesWithTheFlagsOfItsTask) {
             << m.hackTaskCount() << " with a hack\n";
 }
 
-// The status bar's "N flagged" counts what the Flags column shows: static flags, and the runtime flags of each
-// row's newest re-run (L1/2 c has only a benign static flag until its re-run caught a cached output).
+// The status bar's "N flagged" counts what the Flags column shows: static flags, and the runtime flags of
+// each row's newest re-run (L1/2 c has only a benign static flag until its re-run caught a cached output).
 TEST(FlagCounts, TheFlaggedCountIncludesRowsFlaggedOnlyByARerun) {
   const auto run = flaggedRun();
   TaskTable table;
   table.setRun(run);
-  EXPECT_TRUE(table.summaryText().contains(QStringLiteral(" · 3 flagged · "))) << table.summaryText().toStdString();
+  EXPECT_TRUE(table.summaryText().contains(QStringLiteral(" · 3 flagged · ")))
+      << table.summaryText().toStdString();
   EXPECT_EQ(table.model()->flaggedRows(), run->rowsFlagged());
   table.setHistory(flaggedHistory(*run));
   EXPECT_EQ(table.model()->flaggedRows(), 4);
-  EXPECT_TRUE(table.summaryText().contains(QStringLiteral(" · 4 flagged · "))) << table.summaryText().toStdString();
+  EXPECT_TRUE(table.summaryText().contains(QStringLiteral(" · 4 flagged · ")))
+      << table.summaryText().toStdString();
 }
 
 }  // namespace

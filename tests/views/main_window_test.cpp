@@ -28,15 +28,15 @@
 
 #include "app/kernelscope/recent_files.h"
 #include "app/kernelscope/run_loader.h"
-#include "tests/views/synthetic_run.h"
-#include "views/candidate_filter_proxy.h"
-#include "views/charts_view.h"
-#include "views/code_compare_view.h"
-#include "views/code_editor.h"
-#include "views/flag_table_model.h"
-#include "views/flags_view.h"
-#include "views/load_issues_view.h"
-#include "views/task_table.h"
+#include "tests/view_model/synthetic_run.h"
+#include "views/charts/charts_view.h"
+#include "views/models/candidate_filter_proxy.h"
+#include "views/models/flag_table_model.h"
+#include "views/widgets/code_compare_view.h"
+#include "views/widgets/code_editor.h"
+#include "views/widgets/flags_view.h"
+#include "views/widgets/load_issues_view.h"
+#include "views/widgets/task_table.h"
 
 namespace ks {
 namespace {

@@ -11,18 +11,18 @@
 #include <QLineSeries>
 #include <QTest>
 
-#include "tests/views/synthetic_run.h"
-#include "views/candidate_filter_proxy.h"
-#include "views/candidate_table_model.h"
-#include "views/charts_view.h"
-#include "views/run_result_view.h"
-#include "views/code_compare_view.h"
-#include "views/code_editor.h"
-#include "views/code_problems.h"
-#include "views/measured_format.h"
-#include "views/measured_history.h"
-#include "views/measurement_table_model.h"
-#include "views/speedup_format.h"
+#include "tests/view_model/synthetic_run.h"
+#include "views/charts/charts_view.h"
+#include "views/model/code_problems.h"
+#include "views/model/measured_format.h"
+#include "views/model/measured_history.h"
+#include "views/model/speedup_format.h"
+#include "views/models/candidate_filter_proxy.h"
+#include "views/models/candidate_table_model.h"
+#include "views/models/measurement_table_model.h"
+#include "views/widgets/code_compare_view.h"
+#include "views/widgets/code_editor.h"
+#include "views/widgets/run_result_view.h"
 
 namespace ks {
 namespace {
@@ -158,7 +158,8 @@ TEST(RunResult, SlowTrialsAreNamedWithTheirPlaceInTheRun) {
   view.showRun(&run, true);
   const QString text = view.plainText();
   EXPECT_TRUE(text.contains(QStringLiteral("max"))) << text.toStdString();
-  EXPECT_TRUE(text.contains(QStringLiteral("candidate: 1 of 4 trials took over twice the median: trial 3 (9 ms)")))
+  EXPECT_TRUE(
+      text.contains(QStringLiteral("candidate: 1 of 4 trials took over twice the median: trial 3 (9 ms)")))
       << text.toStdString();
   EXPECT_FALSE(text.contains(QStringLiteral("reference: "))) << "the reference has no trial list";
 }
@@ -177,7 +178,8 @@ TEST(RunResult, TheIntervalAndAHostBoundModelAreSaid) {
   EXPECT_TRUE(text.contains(QStringLiteral("95% interval of the speedup over these trials 1.900× to 2.100×")))
       << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("GPU busy"))) << text.toStdString();
-  EXPECT_TRUE(text.contains(QStringLiteral("The reference is host-bound: its kernels kept the GPU busy 25.0%")))
+  EXPECT_TRUE(
+      text.contains(QStringLiteral("The reference is host-bound: its kernels kept the GPU busy 25.0%")))
       << text.toStdString();
   EXPECT_FALSE(text.contains(QStringLiteral("The candidate is host-bound"))) << text.toStdString();
   EXPECT_FALSE(text.contains(QStringLiteral("cudnn.benchmark"))) << text.toStdString();
@@ -196,7 +198,8 @@ TEST(RunResult, TheCpuTheTimingWasPinnedToIsSaid) {
   run.result->timing->cpuPin = protocol::CpuPinScope::Thread;
   run.result->timing->pinnedCpu = 3;
   view.showRun(&run, true);
-  EXPECT_TRUE(view.plainText().contains(QStringLiteral("order seed 0; the timing thread pinned to CPU 3; on the host")))
+  EXPECT_TRUE(view.plainText().contains(
+      QStringLiteral("order seed 0; the timing thread pinned to CPU 3; on the host")))
       << view.plainText().toStdString();
   run.result->timing->cpuPin = protocol::CpuPinScope::Process;
   view.showRun(&run, true);

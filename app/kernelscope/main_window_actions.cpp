@@ -1,0 +1,250 @@
+// MainWindow's commands: menus, actions, the Run toolbar, the file choosers and what the actions do (run,
+// reload, show a pane), apart from the window's layout and wiring (main_window.cpp).
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolBar>
+
+#include "app/kernelscope/main_window.h"
+#include "app/kernelscope/recent_files.h"
+#include "app/kernelscope/run_controller.h"
+#include "app/kernelscope/run_loader.h"
+#include "app/kernelscope/status_bar.h"
+#include "views/charts/charts_view.h"
+#include "views/model/counted.h"
+#include "views/model/loaded_run.h"
+#include "views/model/open_run.h"
+#include "views/models/candidate_filter_proxy.h"
+#include "views/widgets/analysis_view.h"
+#include "views/widgets/code_compare_view.h"
+#include "views/widgets/code_editor.h"
+#include "views/widgets/flags_view.h"
+#include "views/widgets/load_issues_view.h"
+#include "views/widgets/measurements_view.h"
+#include "views/widgets/run_settings_bar.h"
+#include "views/widgets/task_table.h"
+
+namespace ks {
+namespace {
+
+const QString kDirectoryKey = QStringLiteral("lastDirectory");
+
+}  // namespace
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this,
+                                  &MainWindow::chooseFile);
+  open->setShortcut(QKeySequence::Open);
+  open->setStatusTip(tr("Open a CUDA-L1 release, a KernelScope run or a .cu kernel"));
+  QAction* folder = file->addAction(style()->standardIcon(QStyle::SP_DirOpenIcon),
+                                    tr("Open KernelBench &Folder…"), this, &MainWindow::chooseFolder);
+  folder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  m_recentMenu = file->addMenu(tr("Open &Recent"));
+  m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+  QAction* reloadAction = file->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"),
+                                          this, &MainWindow::reload);
+  reloadAction->setObjectName(QStringLiteral("reloadAction"));
+  reloadAction->setShortcut(QKeySequence::Refresh);
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+  connect(m_recent, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu);
+  rebuildRecentMenu();
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* filter = edit->addAction(tr("&Filter Tasks"), m_tasks, [this] {
+    showPane(Pane::Tasks);
+    m_tasks->focusFilter();
+  });
+  filter->setShortcut(QKeySequence::Find);
+  edit->addAction(tr("&Clear Filters"), m_tasks, &TaskTable::clearFilters);
+  edit->addSeparator();
+  m_editAction = edit->addAction(tr("&Edit Candidate"));
+  m_editAction->setObjectName(QStringLiteral("editAction"));
+  m_editAction->setCheckable(true);
+  m_editAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  m_editAction->setStatusTip(
+      tr("Edit the candidate program: a new version of it, autosaved, that Run times"));
+  connect(m_editAction, &QAction::toggled, m_code, &CodeCompareView::setEditing);
+  m_revertAction = edit->addAction(tr("Re&vert Edit"), m_code, &CodeCompareView::revertEdit);
+  m_revertAction->setObjectName(QStringLiteral("revertAction"));
+  m_revertAction->setStatusTip(tr("Discard the edit and show the recorded program again"));
+
+  QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+  m_runAction = runMenu->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run Selected Candidate"),
+                                   this, &MainWindow::runSelected);
+  m_runAction->setObjectName(QStringLiteral("runAction"));
+  m_runAction->setShortcut(QKeySequence(Qt::Key_F9));
+  m_runAction->setStatusTip(
+      tr("Build, check and time the selected candidate on this machine, as shown (an edit included)"));
+  m_runAllAction = runMenu->addAction(style()->standardIcon(QStyle::SP_MediaSeekForward),
+                                      tr("Run &All Visible"), this, &MainWindow::runAllVisible);
+  m_runAllAction->setObjectName(QStringLiteral("runAllAction"));
+  m_runAllAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F9));
+  m_runAllAction->setStatusTip(tr("Queue the recorded program of every candidate the task list shows"));
+  m_cancelRunsAction = runMenu->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Cancel Runs"),
+                                          m_runs, &RunController::cancel);
+  m_cancelRunsAction->setObjectName(QStringLiteral("cancelRunsAction"));
+  m_cancelRunsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F9));
+  m_cancelRunsAction->setEnabled(false);
+
+  m_runBar = addToolBar(tr("Run"));
+  m_runBar->setObjectName(QStringLiteral("runToolBar"));
+  m_runBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  m_runBar->addAction(m_runAction);
+  m_runBar->addAction(m_runAllAction);
+  m_runBar->addAction(m_cancelRunsAction);
+  m_runBar->addSeparator();
+  m_runBar->addWidget(m_runSettings);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  const std::pair<Pane, QString> panes[] = {{Pane::Tasks, tr("&Task List")},
+                                            {Pane::Code, tr("&Code")},
+                                            {Pane::Analysis, tr("&Analysis")},
+                                            {Pane::Charts, tr("C&harts")},
+                                            {Pane::Flags, tr("&Flags")},
+                                            {Pane::Issues, tr("&Load Issues")},
+                                            {Pane::Measurements, tr("&Measurements")}};
+  for (const auto& [pane, title] : panes) {
+    QAction* action = view->addAction(title, this, [this, pane = pane] { showPane(pane); });
+    action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + static_cast<int>(pane))));
+  }
+  view->addSeparator();
+  QAction* sync = view->addAction(tr("&Synchronized Scrolling"));
+  sync->setCheckable(true);
+  sync->setChecked(m_code->isSyncScrolling());
+  connect(sync, &QAction::toggled, m_code, &CodeCompareView::setSyncScrolling);
+  QMenu* panels = view->addMenu(tr("&Panels"));
+  for (QDockWidget* dock : {m_tasksDock, m_analysisDock, m_measurementsDock, m_flagsDock, m_issuesDock})
+    panels->addAction(dock->toggleViewAction());
+  panels->addAction(m_runBar->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About KernelScope"), this, [this] {
+    QMessageBox::about(this, tr("About KernelScope"),
+                       tr("<h3>KernelScope %1</h3><p>An explorer for GPU kernels generated by RL systems and "
+                          "their claimed speedups. Recorded numbers are claims; flags show the evidence "
+                          "against them.</p><p>Qt %2</p>")
+                           .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+  });
+}
+
+void MainWindow::rebuildRecentMenu() {
+  m_recentMenu->clear();
+  const QStringList files = m_recent->files();
+  for (int i = 0; i < files.size(); ++i) {
+    const QString& path = files[i];
+    QAction* action = m_recentMenu->addAction(
+        QStringLiteral("&%1  %2").arg(i < 9 ? QString::number(i + 1) : QStringLiteral("1&0"),
+                                      QDir::toNativeSeparators(path)),
+        this, [this, path] { openPath(path); });
+    action->setData(path);
+  }
+  if (!files.isEmpty()) m_recentMenu->addSeparator();
+  QAction* clear = m_recentMenu->addAction(tr("Clear Menu"), m_recent, &RecentFiles::clear);
+  clear->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::chooseFile() {
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open Run"), QSettings().value(kDirectoryKey, QDir::homePath()).toString(),
+      tr("Runs and kernels (*.jsonl *.json *.cu *.cuh);;All files (*)"));
+  if (path.isEmpty()) return;
+  QSettings().setValue(kDirectoryKey, QFileInfo(path).absolutePath());
+  openPath(path);
+}
+
+void MainWindow::chooseFolder() {
+  const QString path = QFileDialog::getExistingDirectory(
+      this, tr("Open KernelBench Folder"), QSettings().value(kDirectoryKey, QDir::homePath()).toString());
+  if (path.isEmpty()) return;
+  QSettings().setValue(kDirectoryKey, path);
+  openPath(path);
+}
+
+void MainWindow::applyRunSettings() {
+  m_runs->setChoices(m_runSettings->choices(),
+                     {.phaseSeconds = static_cast<double>(m_runSettings->phaseLimitSeconds()),
+                      .memoryGiB = static_cast<double>(m_runSettings->memoryLimitGiB())});
+}
+
+void MainWindow::runSelected() {
+  applyRunSettings();
+  const QString problem =
+      m_runs->enqueue(m_open->run(), m_open->path(), m_open->currentRow(), m_code->candidateProgram());
+  if (!problem.isEmpty()) m_status->showMessage(tr("Cannot run: %1").arg(problem), 8000);
+}
+
+void MainWindow::runAllVisible() {
+  if (!m_open->run()) return;
+  QList<int> rows;
+  for (int p = 0; p < m_tasks->proxy()->rowCount(); ++p) rows << m_tasks->proxy()->sourceRow(p);
+  applyRunSettings();
+  const int queued = m_runs->enqueueRecorded(m_open->run(), m_open->path(), rows);
+  m_status->showMessage(
+      queued > 0 ? tr("Queued %1").arg(counted(queued, tr("candidate"), tr("candidates")))
+                 : (m_runs->runnerProblem().isEmpty() ? tr("No candidate shown has a program to run")
+                                                      : tr("Cannot run: %1").arg(m_runs->runnerProblem())),
+      6000);
+}
+
+void MainWindow::reload() {
+  if (m_open->path().isEmpty()) return;
+  const int row = m_tasks->currentRow();
+  m_reselectTask.clear();
+  m_reselectCandidate.clear();
+  if (m_open->run() && row >= 0) {
+    m_reselectTask = m_open->run()->task(row).key();
+    if (const Candidate* c = m_open->run()->candidate(row)) m_reselectCandidate = c->id;
+  }
+  m_loader->open(m_open->path());
+}
+
+void MainWindow::showPane(Pane pane) {
+  QDockWidget* dock = pane == Pane::Tasks          ? m_tasksDock
+                      : pane == Pane::Analysis     ? m_analysisDock
+                      : pane == Pane::Flags        ? m_flagsDock
+                      : pane == Pane::Issues       ? m_issuesDock
+                      : pane == Pane::Measurements ? m_measurementsDock
+                                                   : nullptr;
+  if (dock) {
+    dock->show();
+    dock->raise();
+  } else {
+    m_center->setCurrentWidget(pane == Pane::Code ? static_cast<QWidget*>(m_code) : m_charts);
+  }
+  paneWidget(pane)->setFocus(Qt::ShortcutFocusReason);
+}
+
+QWidget* MainWindow::paneWidget(Pane pane) const {
+  switch (pane) {
+    case Pane::Tasks:
+      return m_tasks->view();
+    case Pane::Code:
+      return m_code->candidateEditor();
+    case Pane::Analysis:
+      return m_analysis;
+    case Pane::Charts:
+      return m_charts;
+    case Pane::Flags:
+      return m_flags->view();
+    case Pane::Issues:
+      return m_issues->view();
+    case Pane::Measurements:
+      return m_measurements->table();
+  }
+  return nullptr;
+}
+
+}  // namespace ks

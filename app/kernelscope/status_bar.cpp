@@ -1,0 +1,89 @@
+#include "app/kernelscope/status_bar.h"
+
+#include <QDir>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+
+#include "app/kernelscope/run_controller.h"
+#include "app/kernelscope/run_loader.h"
+#include "views/model/counted.h"
+
+namespace ks {
+
+StatusBar::StatusBar(RunLoader* loader, RunController* runs, QWidget* parent)
+    : QStatusBar(parent),
+      m_counts(new QLabel(this)),
+      m_issueCount(new QLabel(this)),
+      m_progress(new QProgressBar(this)),
+      m_cancel(new QPushButton(tr("Cancel"), this)),
+      m_runProgress(new QProgressBar(this)),
+      m_runCancel(new QPushButton(tr("Cancel Runs"), this)) {
+  m_counts->setObjectName(QStringLiteral("statusCounts"));
+  m_issueCount->setObjectName(QStringLiteral("statusIssues"));
+  m_issueCount->setTextFormat(Qt::RichText);
+  connect(m_issueCount, &QLabel::linkActivated, this, &StatusBar::issuesClicked);
+  m_progress->setObjectName(QStringLiteral("loadProgress"));
+  m_progress->setRange(0, 1000);
+  m_progress->setMaximumWidth(220);
+  m_progress->setTextVisible(true);
+  m_cancel->setObjectName(QStringLiteral("loadCancel"));
+  m_cancel->setToolTip(
+      tr("Stop: while reading, the file open now stays open; while checking, the new run "
+         "stays without flags"));
+  connect(m_cancel, &QPushButton::clicked, loader, &RunLoader::cancel);
+  m_runProgress->setObjectName(QStringLiteral("runProgress"));
+  m_runProgress->setMinimumWidth(320);
+  m_runProgress->setTextVisible(true);
+  m_runProgress->hide();
+  m_runCancel->setObjectName(QStringLiteral("runCancel"));
+  m_runCancel->setToolTip(tr("Stop the run in progress (its runner is killed) and drop the queued ones"));
+  m_runCancel->hide();
+  connect(m_runCancel, &QPushButton::clicked, runs, &RunController::cancel);
+  addPermanentWidget(m_runProgress);
+  addPermanentWidget(m_runCancel);
+  addPermanentWidget(m_progress);
+  addPermanentWidget(m_cancel);
+  addPermanentWidget(m_issueCount);
+  addPermanentWidget(m_counts);
+  setLoading(false);
+
+  connect(loader, &RunLoader::started, this, [this](const QString& path) {
+    showMessage(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
+  });
+  connect(loader, &RunLoader::slow, this, [this] { setLoading(true); });
+  connect(loader, &RunLoader::progressChanged, this, [this](int permille, const QString& phase) {
+    m_progress->setValue(permille);
+    m_progress->setFormat(tr("%1 %p%").arg(phase));
+  });
+  connect(runs, &RunController::progressChanged, this, [this](int done, int total, const QString& text) {
+    m_runProgress->setRange(0, total);
+    m_runProgress->setValue(done);
+    m_runProgress->setFormat(text);
+    m_runProgress->setToolTip(text);
+    m_runProgress->show();
+    m_runCancel->show();
+    emit runsActive(true);
+  });
+  connect(runs, &RunController::idle, this, [this](int ran, int cancelled) {
+    m_runProgress->hide();
+    m_runCancel->hide();
+    emit runsActive(false);
+    if (cancelled > 0) showMessage(tr("Runs cancelled: %1 ran, %2 cancelled").arg(ran).arg(cancelled), 8000);
+  });
+}
+
+void StatusBar::setLoading(bool visible) {
+  m_progress->setVisible(visible);
+  m_cancel->setVisible(visible);
+  if (!visible) m_progress->reset();
+}
+
+void StatusBar::showCounts(const QString& summary, int issues) {
+  m_counts->setText(summary);
+  m_issueCount->setVisible(issues > 0);
+  m_issueCount->setText(
+      QStringLiteral("<a href='#issues'>%1</a>").arg(counted(issues, tr("load issue"), tr("load issues"))));
+}
+
+}  // namespace ks

@@ -1,0 +1,57 @@
+// The one path from a runner's answer to the results store (record_result.h), and the GUI's run built from
+// the typed end event (measuredRun) agreeing with the one read back from the store.
+#include "core/runs/record_result.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "core/protocol/json_codec.h"
+#include "core/runs/measured_run.h"
+
+namespace ks::runs {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+const RunSubject kSubject{"runs/diag.jsonl", "L1/12", "r2", "class ModelNew: pass\n"};
+
+TEST(RecordResult, AppendsTheStampedRowAndReturnsItsId) {
+  const auto dir = std::filesystem::temp_directory_path() / ("ks-record-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto opened = store::ResultStore::open(dir / "results.db");
+  ASSERT_TRUE(opened) << opened.error;
+  const Json event = Json::parse(R"({"id": "1", "event": "error", "error": {"kind": "timeout",
+      "message": "timed out after 3 s while checking correctness"}})");
+  const RecordedResult recorded = recordResult(**opened.value, event, kSubject, "cpu", "kscope run");
+  EXPECT_TRUE(recorded.storeError.empty()) << recorded.storeError;
+  EXPECT_GT(recorded.row.id, 0);
+  EXPECT_FALSE(recorded.row.recordedAt.empty());
+  auto rows = (*opened.value)->history({.taskKey = "L1/12", .candidateId = "r2"});
+  ASSERT_TRUE(rows);
+  ASSERT_EQ(rows.value->size(), 1u);
+  EXPECT_EQ(rows.value->front().id, recorded.row.id);
+  EXPECT_EQ(rows.value->front().recordedAt, recorded.row.recordedAt);
+  opened.value->reset();
+  std::filesystem::remove_all(dir);
+}
+
+TEST(MeasuredRun, FromTheTypedEventItIsWhatTheStoredRowReadsBackAs) {
+  const Json event = Json::parse(R"({"id": "1", "event": "error", "error": {"kind": "runtime",
+      "message": "boom", "line": 7}})");
+  auto decoded = protocol::decodeEvent(event.dump());
+  ASSERT_TRUE(decoded.value) << decoded.error;
+  const auto& error = std::get<protocol::ErrorEvent>(*decoded.value);
+  const store::StoredResult row = resultRow(event, kSubject, "cpu", "kernelscope");
+  const MeasuredRun typed = measuredRun(row, error);
+  const MeasuredRun read = readMeasuredRun(row);
+  ASSERT_TRUE(typed.error && read.error);
+  EXPECT_EQ(*typed.error, *read.error);
+  EXPECT_FALSE(typed.result);
+  EXPECT_TRUE(typed.unreadable.empty());
+  EXPECT_EQ(typed.row.outcome, "error");
+}
+
+}  // namespace
+}  // namespace ks::runs

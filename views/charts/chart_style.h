@@ -1,0 +1,25 @@
+#pragma once
+// What the charts of the Charts tab share (views/charts/*_chart.cpp): colours, marker limits, chart and log
+// axis set-up, bin-edge labels. Internal to views/charts.
+#include <QColor>
+#include <QString>
+#include <cstddef>
+
+class QChart;
+class QLogValueAxis;
+
+namespace ks::chart {
+
+inline constexpr std::size_t kMaxMarkers =
+    2000;  // per series: beyond that, markers stand for quantile ranges
+inline const QColor kFaster(0x3b, 0x6e, 0xb5);
+inline const QColor kSlower(0xc9, 0x4a, 0x3f);
+
+QString edge(double value);
+// A bin edge short enough for a category label: "0.35", "1.4", "2", "11", "181".
+QString shortEdge(double value);
+QChart* makeChart(const QString& title);
+// Log axis over [lo, hi] widened to whole octaves and to include 1×.
+QLogValueAxis* makeLogAxis(double lo, double hi, const QString& title);
+
+}  // namespace ks::chart

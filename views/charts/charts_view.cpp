@@ -1,0 +1,191 @@
+#include "views/charts/charts_view.h"
+
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QBoxPlotSeries>
+#include <QBoxSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QCursor>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QStackedBarSeries>
+#include <QTabWidget>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+#include "core/runs/agreement.h"
+#include "core/stats/speedup_stats.h"
+#include "views/charts/chart_style.h"
+#include "views/charts/flag_matrix_chart.h"
+#include "views/model/counted.h"
+#include "views/model/loaded_run.h"
+#include "views/model/measured_history.h"
+#include "views/model/open_run.h"
+#include "views/model/speedup_format.h"
+
+namespace ks {
+using namespace chart;
+
+ChartsView::ChartsView(QWidget* parent)
+    : QWidget(parent),
+      m_baseline(new QComboBox(this)),
+      m_summary(new QLabel(this)),
+      m_tabs(new QTabWidget(this)),
+      m_histogram(new QChartView(this)),
+      m_cdf(new QChartView(this)),
+      m_levels(new QChartView(this)),
+      m_versus(new QChartView(this)),
+      m_matrix(new FlagMatrixChart(this)) {
+  m_baseline->setObjectName(QStringLiteral("chartBaseline"));
+  m_baseline->setToolTip(tr("The baseline the charted speedups are recorded against"));
+  m_summary->setObjectName(QStringLiteral("chartSummary"));
+  m_summary->setWordWrap(true);
+  m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  m_tabs->setObjectName(QStringLiteral("chartTabs"));
+  m_tabs->setDocumentMode(true);
+  m_histogram->setObjectName(QStringLiteral("histogramView"));
+  m_cdf->setObjectName(QStringLiteral("cdfView"));
+  m_levels->setObjectName(QStringLiteral("levelView"));
+  m_versus->setObjectName(QStringLiteral("versusView"));
+  for (QChartView* view : {m_histogram, m_cdf, m_levels, m_versus})
+    view->setRenderHint(QPainter::Antialiasing);
+  m_tabs->addTab(m_histogram, tr("Histogram"));
+  m_tabs->addTab(m_cdf, tr("CDF"));
+  m_tabs->addTab(m_levels, tr("By level"));
+  m_tabs->addTab(m_versus, tr("Recorded vs measured"));
+  m_tabs->addTab(m_matrix, tr("Flags by task"));
+  connect(m_matrix, &FlagMatrixChart::rowsSelected, this, &ChartsView::rowsSelected);
+  connect(m_matrix, &FlagMatrixChart::familyChosen, this, &ChartsView::familyChosen);
+
+  auto* topBar = new QWidget(this);  // the speedup charts' baseline and summary: not the matrix's
+  auto* top = new QHBoxLayout(topBar);
+  top->setContentsMargins(0, 0, 0, 0);
+  auto* label = new QLabel(tr("Baseline"), this);
+  label->setBuddy(m_baseline);
+  top->addWidget(label);
+  top->addWidget(m_baseline);
+  top->addSpacing(12);
+  top->addWidget(m_summary, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(topBar);
+  layout->addWidget(m_tabs, 1);
+  connect(m_tabs, &QTabWidget::currentChanged, this,
+          [this, topBar] { topBar->setVisible(m_tabs->currentWidget() != m_matrix); });
+  connect(m_baseline, &QComboBox::currentIndexChanged, this, [this] {
+    m_preferred = m_baseline->currentText();
+    rebuild();
+  });
+  rebuild();
+}
+
+void ChartsView::setRun(std::shared_ptr<const LoadedRun> run) {
+  m_run = std::move(run);
+  {
+    const QSignalBlocker block(m_baseline);
+    m_baseline->clear();
+    if (m_run)
+      for (const auto& b : m_run->baselines()) m_baseline->addItem(QString::fromStdString(b));
+    m_baseline->setCurrentIndex(std::max(0, m_baseline->findText(m_preferred)));
+  }
+  m_matrix->setRun(m_run);
+  rebuild();
+}
+
+void ChartsView::setHistory(std::shared_ptr<const MeasuredHistory> history) {
+  m_history = std::move(history);
+  m_matrix->setHistory(m_history);
+  buildVersus();
+}
+
+void ChartsView::refreshMeasured() {
+  m_matrix->refresh();
+  buildVersus();
+}
+
+void ChartsView::refreshFlags(std::shared_ptr<const LoadedRun> flagged) {
+  m_run = std::move(flagged);
+  m_matrix->setRun(m_run);
+}
+
+void ChartsView::observe(const OpenRun* open) {
+  connect(open, &OpenRun::opened, this, [this, open] {
+    setHistory(open->history());
+    setRun(open->run());
+  });
+  connect(open, &OpenRun::flagsChanged, this, [this, open] { refreshFlags(open->run()); });
+  connect(open, &OpenRun::historyChanged, this, [this, open] { setHistory(open->history()); });
+  connect(open, &OpenRun::runAdded, this, [this, open] { setHistory(open->history()); });
+}
+
+void ChartsView::setBaseline(const QString& baseline) {
+  m_preferred = baseline;
+  const int index = m_baseline->findText(baseline);
+  if (index >= 0) m_baseline->setCurrentIndex(index);
+}
+
+QString ChartsView::baseline() const { return m_baseline->currentText(); }
+
+QList<QBarSet*> ChartsView::histogramSets() const {
+  QChart* chart = m_histogram->chart();
+  if (!chart || chart->series().isEmpty()) return {};
+  return static_cast<QStackedBarSeries*>(chart->series().first())->barSets();
+}
+
+void ChartsView::rebuild() {
+  const std::string baseline = this->baseline().toStdString();
+  m_distribution = m_run ? SpeedupDistribution(*m_run, baseline) : SpeedupDistribution();
+  m_bins = m_distribution.log2Bins();
+  const auto& points = m_distribution.points();
+  if (!m_run) {
+    m_summary->setText(tr("Open a run to chart its recorded speedups."));
+  } else if (points.empty()) {
+    m_summary->setText(tr("No candidate records a speedup against \"%1\".").arg(this->baseline()));
+  } else {
+    std::vector<double> values;
+    values.reserve(points.size());
+    for (const auto& p : points) values.push_back(p.speedup);
+    const SpeedupStats s = computeStats(values);
+    const auto above =
+        std::count_if(values.begin(), values.end(), [](double v) { return v > kSpeedupThreshold; });
+    QString text =
+        tr("<b>%1</b> candidates with a speedup · median <b>%2</b> · geomean <b>%3</b> · "
+           "%4% above %5 · max %6")
+            .arg(points.size())
+            .arg(formatSpeedup(s.median), formatSpeedup(s.geomean))
+            .arg(100.0 * static_cast<double>(above) / static_cast<double>(values.size()), 0, 'f', 0)
+            .arg(formatSpeedup(kSpeedupThreshold), formatSpeedup(s.max));
+    if (m_distribution.unplottable() > 0)
+      text += tr(" · %1 not charted (zero, negative or not finite)").arg(m_distribution.unplottable());
+    m_summary->setText(text);
+  }
+  buildHistogram();
+  buildCdf();
+  buildLevels();
+  buildVersus();
+}
+
+void ChartsView::replaceChart(QChartView* view, QChart* chart) {
+  QChart* old = view->chart();
+  view->setChart(chart);  // the view owns the new chart and releases the old one
+  delete old;
+}
+
+void ChartsView::selectPoints(std::size_t first, std::size_t last) {
+  const auto& points = m_distribution.points();
+  QList<int> rows;
+  for (std::size_t i = first; i <= last && i < points.size(); ++i) rows << points[i].row;
+  emit rowsSelected(rows);
+}
+
+}  // namespace ks

@@ -1,0 +1,98 @@
+#pragma once
+// Speedup charts for one baseline at a time (a selector): a histogram on log2 bins, the CDF of sorted
+// speedups, and a box plot per level with its points; and recorded against re-measured: one point per
+// candidate whose recorded program was timed here (recorded default-baseline speedup on x, the newest
+// measured one on y, both log, its 95 % interval as a vertical bar where the result has one), with the
+// y = x line and the band of ±kDisagreement around it. Clicking a
+// bar, a point or a box asks for those candidates to be selected (rowsSelected, LoadedRun rows). A last tab,
+// "Flags by task", is the task × flag family matrix (FlagMatrixChart); clicking a raised cell asks for the
+// task list to be filtered by that family and those candidates selected (familyChosen).
+#include <QList>
+#include <QPointF>
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "views/model/speedup_distribution.h"
+
+class QBarSet;
+class QChart;
+class QChartView;
+class QComboBox;
+class QLabel;
+class QTabWidget;
+
+namespace ks {
+
+class FlagMatrixChart;
+class LoadedRun;
+class MeasuredHistory;
+class OpenRun;
+
+class ChartsView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ChartsView(QWidget* parent = nullptr);
+
+  // Follows `open` from now on: its run, flags, history and current row (docs/architecture.md).
+  void observe(const OpenRun* open);
+  void setRun(std::shared_ptr<const LoadedRun> run);
+  // Charts `baseline`; when the run does not record it, the choice is remembered for the next run.
+  void setBaseline(const QString& baseline);
+  QString baseline() const;
+  // The re-runs the recorded-vs-measured chart shows; refreshMeasured() after the history gained runs.
+  void setHistory(std::shared_ptr<const MeasuredHistory> history);
+  void refreshMeasured();
+  void refreshFlags(std::shared_ptr<const LoadedRun> flagged);  // the matrix charts them
+
+  const SpeedupDistribution& distribution() const { return m_distribution; }
+  const std::vector<SpeedupDistribution::Bin>& bins() const { return m_bins; }
+  // The histogram's two bar sets: below 1× and from 1× up; a bin's count is in exactly one of them.
+  QList<QBarSet*> histogramSets() const;
+  QChartView* histogramView() const { return m_histogram; }
+  QChartView* cdfView() const { return m_cdf; }
+  QChartView* levelView() const { return m_levels; }
+  QChartView* versusView() const { return m_versus; }
+  FlagMatrixChart* flagMatrix() const { return m_matrix; }
+  struct VersusPoint {
+    QPointF at;  // (recorded, measured) speedup
+    int row = 0;
+    std::optional<std::pair<double, double>> interval;  // the measured speedup's 95 % interval, when known
+  };
+  const std::vector<VersusPoint>& versusPoints() const { return m_versusPoints; }
+  QTabWidget* tabs() const { return m_tabs; }
+
+ signals:
+  void rowsSelected(const QList<int>& rows);
+  void familyChosen(const QString& family, const QList<int>& rows);
+
+ private:
+  void rebuild();
+  void buildHistogram();
+  void buildCdf();
+  void buildLevels();
+  void buildVersus();
+  void replaceChart(QChartView* view, QChart* chart);
+  void selectPoints(std::size_t first, std::size_t last);  // sorted point indexes, inclusive
+
+  std::shared_ptr<const LoadedRun> m_run;
+  std::shared_ptr<const MeasuredHistory> m_history;
+  std::vector<VersusPoint> m_versusPoints;
+  SpeedupDistribution m_distribution;
+  std::vector<SpeedupDistribution::Bin> m_bins;
+  std::vector<std::size_t> m_cdfSamples;  // index into points() of every CDF marker
+  QString m_preferred;                    // the baseline last chosen
+  QComboBox* m_baseline;
+  QLabel* m_summary;
+  QTabWidget* m_tabs;
+  QChartView* m_histogram;
+  QChartView* m_cdf;
+  QChartView* m_levels;
+  QChartView* m_versus;
+  FlagMatrixChart* m_matrix;
+};
+
+}  // namespace ks

@@ -1,0 +1,100 @@
+// ChartsView::buildHistogram: The speedup histogram on log2 bins, below and from 1× stacked; a click on a bar
+// selects its candidates.
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QBoxPlotSeries>
+#include <QBoxSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QCursor>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QStackedBarSeries>
+#include <QTabWidget>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+#include "core/runs/agreement.h"
+#include "core/stats/speedup_stats.h"
+#include "views/charts/chart_style.h"
+#include "views/charts/charts_view.h"
+#include "views/charts/flag_matrix_chart.h"
+#include "views/model/counted.h"
+#include "views/model/loaded_run.h"
+#include "views/model/measured_history.h"
+#include "views/model/open_run.h"
+#include "views/model/speedup_format.h"
+
+namespace ks {
+
+using namespace chart;
+
+void ChartsView::buildHistogram() {
+  // Legend labels are rich text: no "<" in them.
+  auto* slower = new QBarSet(tr("slower than the baseline (below 1×)"));
+  auto* faster = new QBarSet(tr("faster (1× and above)"));
+  slower->setColor(kSlower);
+  faster->setColor(kFaster);
+  slower->setBorderColor(kSlower.darker(120));
+  faster->setBorderColor(kFaster.darker(120));
+  QStringList categories;
+  for (const auto& bin : m_bins) {
+    const auto count = static_cast<qreal>(bin.rows.size());
+    const bool below = bin.high <= 1.0;
+    *slower << (below ? count : 0.0);
+    *faster << (below ? 0.0 : count);
+    categories << shortEdge(bin.low);
+  }
+  auto* series = new QStackedBarSeries;
+  series->setBarWidth(0.9);
+  series->append(slower);
+  series->append(faster);
+  QChart* chart =
+      makeChart(tr("Recorded speedup vs %1 — %2, log₂ bins")
+                    .arg(baseline(), counted(static_cast<qsizetype>(m_distribution.points().size()),
+                                             tr("candidate"), tr("candidates"))));
+  chart->addSeries(series);
+  auto* x = new QBarCategoryAxis;
+  x->append(categories);
+  x->setTitleText(tr("speedup (×): a bar counts the candidates from its label up to the next label"));
+  if (categories.size() > 20) x->setLabelsAngle(-90);
+  auto* y = new QValueAxis;
+  y->setLabelFormat(QStringLiteral("%d"));
+  y->setTitleText(tr("candidates"));
+  std::size_t most = 0;
+  for (const auto& bin : m_bins) most = std::max(most, bin.rows.size());
+  y->setRange(0, std::max<double>(1, static_cast<double>(most) * 1.08));
+  y->applyNiceNumbers();
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  series->attachAxis(x);
+  series->attachAxis(y);
+  chart->legend()->setAlignment(Qt::AlignTop);
+  for (QBarSet* set : {slower, faster}) {
+    connect(set, &QBarSet::clicked, this, [this](int index) {
+      if (index >= 0 && index < static_cast<int>(m_bins.size()))
+        emit rowsSelected(QList<int>(m_bins[static_cast<std::size_t>(index)].rows.begin(),
+                                     m_bins[static_cast<std::size_t>(index)].rows.end()));
+    });
+    connect(set, &QBarSet::hovered, this, [this](bool on, int index) {
+      if (!on || index < 0 || index >= static_cast<int>(m_bins.size())) return QToolTip::hideText();
+      const auto& bin = m_bins[static_cast<std::size_t>(index)];
+      QToolTip::showText(QCursor::pos(), tr("%1× to %2×: %3 — click to select them")
+                                             .arg(edge(bin.low), edge(bin.high),
+                                                  counted(static_cast<qsizetype>(bin.rows.size()),
+                                                          tr("candidate"), tr("candidates"))));
+    });
+  }
+  replaceChart(m_histogram, chart);
+}
+
+}  // namespace ks

@@ -1,0 +1,65 @@
+#include "views/model/code_problems.h"
+
+#include <QObject>
+
+namespace ks {
+namespace {
+
+CodeProblem::Severity severityOf(const std::string& severity) {
+  if (severity == "error") return CodeProblem::Severity::Error;
+  if (severity == "warning") return CodeProblem::Severity::Warning;
+  return CodeProblem::Severity::Note;
+}
+
+void addDiagnostics(std::vector<CodeProblem>& out, const std::vector<protocol::Diagnostic>& diagnostics,
+                    bool caught) {
+  for (const protocol::Diagnostic& d : diagnostics) {
+    QString where = QString::fromStdString(d.file);
+    if (d.line > 0) where += QStringLiteral(":%1").arg(d.line);
+    if (d.column > 0) where += QStringLiteral(":%1").arg(d.column);
+    CodeProblem p;
+    p.line = d.pythonLine.value_or(0);
+    p.severity = caught ? CodeProblem::Severity::Warning : severityOf(d.severity);
+    p.message = QStringLiteral("%1: %2%3")
+                    .arg(where, QString::fromStdString(d.message),
+                         caught ? QObject::tr(" (a build the program caught)") : QString());
+    out.push_back(std::move(p));
+  }
+}
+
+}  // namespace
+
+std::vector<CodeProblem> candidateProblems(const runs::MeasuredRun& run) {
+  std::vector<CodeProblem> out;
+  if (run.result) {
+    for (const protocol::ExtensionBuild& b : run.result->build.extensions)
+      if (!b.ok && b.program == "candidate") addDiagnostics(out, b.diagnostics, true);
+    return out;
+  }
+  if (!run.error) return out;
+  const protocol::ErrorInfo& e = *run.error;
+  addDiagnostics(out, e.diagnostics, false);
+  const bool candidateLine = e.program == "candidate" && e.line;
+  // The candidate's frames, outer first as Python prints them; the innermost one at the error's own line
+  // carries the message instead.
+  const protocol::TraceFrame* innermost = nullptr;
+  for (const protocol::TraceFrame& f : e.traceback)
+    if (f.program == "candidate") innermost = &f;
+  for (const protocol::TraceFrame& f : e.traceback) {
+    if (f.program != "candidate" || (candidateLine && &f == innermost && f.line == *e.line)) continue;
+    out.push_back({f.line, CodeProblem::Severity::Note,
+                   QObject::tr("traceback: in %1: %2")
+                       .arg(QString::fromStdString(f.function), QString::fromStdString(f.text))});
+  }
+  if (candidateLine && !e.diagnostics.empty()) return out;  // the compiler's lines say it already
+  QString message =
+      QStringLiteral("%1 error: %2")
+          .arg(QString::fromUtf8(protocol::errorKindName(e.kind)), QString::fromStdString(e.message));
+  if (e.program == "reference")
+    message += e.line ? QObject::tr(" (the reference program, its line %1)").arg(*e.line)
+                      : QObject::tr(" (the reference program)");
+  out.push_back({candidateLine ? *e.line : 0, CodeProblem::Severity::Error, message});
+  return out;
+}
+
+}  // namespace ks

@@ -1,0 +1,52 @@
+#include "views/model/measured_format.h"
+
+#include <QDateTime>
+#include <QSysInfo>
+#include <cmath>
+
+#include "views/model/speedup_format.h"
+
+namespace ks {
+
+QString localTime(const std::string& isoUtc) {
+  const QString text = QString::fromStdString(isoUtc);
+  const QDateTime when = QDateTime::fromString(text, Qt::ISODateWithMs);
+  return when.isValid() ? when.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : text;
+}
+
+QString deviceText(const runs::MeasuredRun& run) {
+  const QString name = QString::fromStdString(run.row.device);
+  const std::string kind = run.result ? run.result->device : std::string();
+  return kind.empty() || kind == run.row.device
+             ? name
+             : QStringLiteral("%1 (%2)").arg(name, QString::fromStdString(kind));
+}
+
+QString outcomeText(const runs::MeasuredRun& run) {
+  if (run.row.outcome == "error")
+    return QObject::tr("error: %1").arg(QString::fromStdString(run.row.errorKind));
+  return QString::fromStdString(run.row.outcome);
+}
+
+QString speedupWithSpread(const runs::MeasuredRun& run) {
+  if (!run.row.speedup) return QStringLiteral("—");
+  QString text = formatSpeedup(*run.row.speedup);
+  if (!run.result || !run.result->timing) return text;
+  const auto& t = *run.result->timing;
+  if (t.speedupCi95 && std::isfinite(t.speedupCi95->low) && std::isfinite(t.speedupCi95->high)) {
+    QString low = formatSpeedup(t.speedupCi95->low), high = formatSpeedup(t.speedupCi95->high);
+    low.chop(1);  // "12.500–13.750×"
+    text += QStringLiteral(" [%1–%2]").arg(low, high);
+  } else if (std::isfinite(t.candidate.cv)) {  // results of runners before the interval
+    text += QStringLiteral(" ± %1%").arg(t.candidate.cv * 100, 0, 'f', 1);
+  }
+  return text;
+}
+
+QString hostText(const runs::MeasuredRun& run) {
+  if (!run.result || run.result->environment.hostname.empty()) return {};
+  const QString host = QString::fromStdString(run.result->environment.hostname);
+  return host == QSysInfo::machineHostName() ? QObject::tr("this machine") : host;
+}
+
+}  // namespace ks

@@ -1,0 +1,19 @@
+#pragma once
+// How the explorer writes the parts of a re-run: when it was recorded (local time), where it ran, its
+// outcome and its speedup with the spread of the candidate's times.
+#include <QString>
+
+#include "core/runs/measured_run.h"
+
+namespace ks {
+
+QString localTime(const std::string& isoUtc);      // "2026-05-04 12:03" in local time; as given if unreadable
+QString deviceText(const runs::MeasuredRun& run);  // "AMD EPYC (cpu)", "NVIDIA H100 80GB HBM3 (cuda)"
+QString outcomeText(const runs::MeasuredRun& run);  // "correct", "incorrect", "error: timeout"
+// "17.20× [16.93–17.48×]" (the 95 % interval); "17.20× ± 3.1%" (the candidate's CV) for results of runners
+// before the interval; "—" when not timed
+QString speedupWithSpread(const runs::MeasuredRun& run);
+// "this machine" when it ran on the host we run on, else its host name; empty when unknown.
+QString hostText(const runs::MeasuredRun& run);
+
+}  // namespace ks

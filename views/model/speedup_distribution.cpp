@@ -1,0 +1,67 @@
+#include "views/model/speedup_distribution.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "views/model/loaded_run.h"
+
+namespace ks {
+
+SpeedupDistribution::SpeedupDistribution(const LoadedRun& run, const std::string& baseline) {
+  for (int r = 0; r < run.rowCount(); ++r) {
+    const Candidate* c = run.candidate(r);
+    if (!c) continue;
+    const auto s = c->speedup(baseline);
+    if (!s) continue;
+    if (!std::isfinite(*s) || *s <= 0) {
+      ++m_unplottable;
+      continue;
+    }
+    m_points.push_back({*s, r, run.task(r).level});
+  }
+  std::sort(m_points.begin(), m_points.end(), [](const Point& a, const Point& b) {
+    return std::tie(a.speedup, a.row) < std::tie(b.speedup, b.row);
+  });
+}
+
+std::vector<SpeedupDistribution::Bin> SpeedupDistribution::log2Bins() const {
+  if (m_points.empty()) return {};
+  const double lo = std::log2(m_points.front().speedup);
+  const double hi = std::log2(m_points.back().speedup);
+  double width = 0.5;
+  while (hi - lo > 24 * width) width *= 2;
+  const auto first = static_cast<long>(std::floor(lo / width));
+  const auto last = static_cast<long>(std::floor(hi / width));
+  std::vector<Bin> bins(static_cast<std::size_t>(last - first + 1));
+  for (std::size_t i = 0; i < bins.size(); ++i) {
+    bins[i].low = std::exp2(static_cast<double>(first + static_cast<long>(i)) * width);
+    bins[i].high = std::exp2(static_cast<double>(first + static_cast<long>(i) + 1) * width);
+  }
+  for (const Point& p : m_points) {
+    auto k = static_cast<long>(std::floor(std::log2(p.speedup) / width)) - first;
+    // Rounding in log2 can put a point an ulp across an edge; the edges themselves decide.
+    k = std::clamp(k, 0L, static_cast<long>(bins.size()) - 1);
+    if (p.speedup < bins[static_cast<std::size_t>(k)].low && k > 0) --k;
+    if (p.speedup >= bins[static_cast<std::size_t>(k)].high && k + 1 < static_cast<long>(bins.size())) ++k;
+    bins[static_cast<std::size_t>(k)].rows.push_back(p.row);
+  }
+  return bins;
+}
+
+std::vector<int> SpeedupDistribution::levels() const {
+  std::vector<int> levels;
+  for (const Point& p : m_points)
+    if (std::find(levels.begin(), levels.end(), p.level) == levels.end()) levels.push_back(p.level);
+  std::sort(levels.begin(), levels.end());
+  return levels;
+}
+
+std::vector<SpeedupDistribution::Point> SpeedupDistribution::pointsOfLevel(int level) const {
+  std::vector<Point> points;
+  std::copy_if(m_points.begin(), m_points.end(), std::back_inserter(points),
+               [level](const Point& p) { return p.level == level; });
+  return points;
+}
+
+}  // namespace ks

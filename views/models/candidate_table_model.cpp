@@ -1,0 +1,397 @@
+#include "views/models/candidate_table_model.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QIcon>
+#include <QPainter>
+#include <QPixmap>
+#include <QPolygonF>
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+#include "core/flags/flag_families.h"
+#include "views/model/runtime_evidence.h"
+#include "views/model/speedup_format.h"
+#include "views/widgets/baseline_label.h"
+
+namespace ks {
+namespace {
+
+// A red warning sign for a measured number that a runtime probe caught as a hack; drawn once, not themed, so
+// that it reads the same on every platform style.
+QIcon hackIcon() {
+  static const QIcon icon = [] {
+    QPixmap pixmap(32, 32);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(QColor(0x82, 0x07, 0x1e), 2));
+    p.setBrush(QColor(0xcf, 0x22, 0x2e));
+    p.drawPolygon(QPolygonF({QPointF(16, 2), QPointF(30, 29), QPointF(2, 29)}));
+    p.setPen(QPen(Qt::white, 4, Qt::SolidLine, Qt::RoundCap));
+    p.drawLine(QPointF(16, 11), QPointF(16, 19));
+    p.drawPoint(QPointF(16, 25));
+    return QIcon(pixmap);
+  }();
+  return icon;
+}
+
+int severityRank(FlagSeverity s) {
+  switch (s) {
+    case FlagSeverity::Hack:
+      return 3;
+    case FlagSeverity::Suspicious:
+      return 2;
+    case FlagSeverity::Benign:
+      return 1;
+  }
+  return 0;
+}
+
+void appendLower(std::string& out, const std::string& s) {
+  if (!out.empty()) out += ' ';
+  for (char ch : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+}
+
+}  // namespace
+
+CandidateTableModel::CandidateTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void CandidateTableModel::setRun(std::shared_ptr<const LoadedRun> run) {
+  beginResetModel();
+  m_run = std::move(run);
+  m_baselines.clear();
+  m_values.clear();
+  m_speedups.clear();
+  if (m_run) {
+    m_baselines = m_run->baselines();
+    const int rows = m_run->rowCount();
+    m_values.resize(static_cast<std::size_t>(rows));
+    m_speedups.assign(static_cast<std::size_t>(rows) * m_baselines.size(),
+                      std::numeric_limits<double>::quiet_NaN());
+    for (int r = 0; r < rows; ++r) {
+      RowValues& v = m_values[static_cast<std::size_t>(r)];
+      const Task& task = m_run->task(r);
+      const Candidate* c = m_run->candidate(r);
+      v.level = task.level;
+      v.number = task.number;
+      v.candidateIndex = m_run->row(r).candidate;
+      appendLower(v.search, task.key());
+      appendLower(v.search, task.name);
+      if (c) {
+        v.step = c->step.value_or(-1);
+        v.hasCode = c->code.has_value();
+        appendLower(v.search, c->id);
+        for (const auto& m : c->measurements) {
+          if (m.origin != "recorded" || !m.speedup) continue;
+          const auto b = static_cast<std::size_t>(
+              std::find(m_baselines.begin(), m_baselines.end(), m.baseline) - m_baselines.begin());
+          double& slot = m_speedups[static_cast<std::size_t>(r) * m_baselines.size() + b];
+          if (std::isnan(slot)) slot = *m.speedup;
+        }
+      }
+      v.searchBase = v.search.size();
+    }
+  }
+  m_runtime = readRuntimeMarks();
+  computeFlagValues();
+  endResetModel();
+}
+
+bool CandidateTableModel::setHistory(std::shared_ptr<const MeasuredHistory> history) {
+  m_history = std::move(history);
+  return refreshMeasured();
+}
+
+bool CandidateTableModel::refreshMeasured() {
+  RuntimeMarks runtime = readRuntimeMarks();
+  const bool changed = runtime != m_runtime;
+  if (changed) {
+    emit layoutAboutToBeChanged();
+    m_runtime = std::move(runtime);
+    computeFlagValues();
+    emit layoutChanged();
+  }
+  if (rowCount() > 0) emit dataChanged(index(0, measuredColumn()), index(rowCount() - 1, flagsColumn()));
+  return changed;
+}
+
+CandidateTableModel::RuntimeMarks CandidateTableModel::readRuntimeMarks() const {
+  RuntimeMarks marks(m_values.size());
+  for (std::size_t r = 0; m_history && r < marks.size(); ++r) {
+    const runs::MeasuredRun* run = m_history->latestOfRecorded(static_cast<int>(r));
+    if (!run || !run->result) continue;
+    for (const auto& f : run->result->runtimeFlags) {
+      FlagSeverity severity;
+      if (runtimeSeverity(f.severity, &severity)) marks[r].emplace_back(f.family, severityRank(severity));
+    }
+  }
+  return marks;
+}
+
+std::vector<std::string> CandidateTableModel::runtimeHackFamilies(int row) const {
+  return ks::runtimeHackFamilies(m_history.get(), row);
+}
+
+double CandidateTableModel::measuredSpeedup(int row) const {
+  const runs::MeasuredRun* run = m_history ? m_history->latestOfRecorded(row) : nullptr;
+  return run && run->row.speedup ? *run->row.speedup : std::numeric_limits<double>::quiet_NaN();
+}
+
+MeasuredHistory::Agreement CandidateTableModel::agreement(int row) const {
+  if (!m_history) return MeasuredHistory::Agreement::NotMeasured;
+  const double recorded = speedup(row, 0);  // baselines()[0] is "default": what a re-run measures against
+  return m_history->agreement(row, std::isnan(recorded) ? std::nullopt : std::optional<double>(recorded));
+}
+
+void CandidateTableModel::refreshFlags(std::shared_ptr<const LoadedRun> flagged) {
+  emit layoutAboutToBeChanged();
+  m_run = std::move(flagged);
+  computeFlagValues();
+  emit layoutChanged();
+}
+
+void CandidateTableModel::computeFlagValues() {
+  m_familyIds.clear();
+  for (const auto& family : flagFamilies()) m_familyIds.emplace_back(family.id);
+  m_familyRowCounts.assign(m_familyIds.size(), 0);
+  m_flaggedRows = 0;
+  for (std::size_t r = 0; r < m_values.size(); ++r) {
+    RowValues& v = m_values[r];
+    v.search.resize(v.searchBase);
+    v.families.clear();
+    v.flagCount = 0;
+    v.worstSeverity = 0;
+    const auto add = [&](const std::string& family, int rank) {
+      ++v.flagCount;
+      v.worstSeverity = std::max(v.worstSeverity, rank);
+      auto it = std::find(m_familyIds.begin(), m_familyIds.end(), family);
+      if (it == m_familyIds.end()) {
+        m_familyIds.push_back(family);
+        m_familyRowCounts.push_back(0);
+        it = m_familyIds.end() - 1;
+      }
+      const auto index = static_cast<std::uint16_t>(it - m_familyIds.begin());
+      if (std::find(v.families.begin(), v.families.end(), index) != v.families.end()) return;
+      v.families.push_back(index);
+      ++m_familyRowCounts[index];
+      appendLower(v.search, family);
+    };
+    for (const Flag& f : m_run->flags(static_cast<int>(r))) add(f.family, severityRank(f.severity));
+    if (r < m_runtime.size())
+      for (const auto& [family, rank] : m_runtime[r]) add(family, rank);
+    if (v.worstSeverity >= severityRank(FlagSeverity::Suspicious)) ++m_flaggedRows;
+  }
+}
+
+int CandidateTableModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() || !m_run ? 0 : m_run->rowCount();
+}
+
+int CandidateTableModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : codeColumn() + 1;
+}
+
+QVariant CandidateTableModel::data(const QModelIndex& index, int role) const {
+  if (!m_run || !index.isValid()) return {};
+  const int row = index.row();
+  const int column = index.column();
+  const bool isSpeedup = column >= FirstSpeedupColumn && column < measuredColumn();
+  const bool isMeasured = column == measuredColumn();
+  using Agreement = MeasuredHistory::Agreement;
+  switch (role) {
+    case Qt::DisplayRole:
+      return display(row, column);
+    case Qt::ToolTipRole:
+      return toolTip(row, column);
+    case Qt::TextAlignmentRole:
+      if (isSpeedup || isMeasured || column == LevelColumn || column == StepColumn)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+      if (column == codeColumn()) return QVariant::fromValue(Qt::AlignCenter);
+      return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+      if (isSpeedup) {
+        const double s = speedup(row, column - FirstSpeedupColumn);
+        if (std::isnan(s)) return QBrush(QColor(0x80, 0x80, 0x80));
+        if (s < 1.0) return QBrush(QColor(0xb0, 0x20, 0x20));
+      }
+      if (isMeasured && agreement(row) == Agreement::NotMeasured) return QBrush(QColor(0x80, 0x80, 0x80));
+      return {};
+    case Qt::FontRole:
+      if (isMeasured && !runtimeHackFamilies(row).empty()) {
+        // docs/hacks.md: a number produced by a hack is shown struck out, with the evidence.
+        QFont font;
+        font.setStrikeOut(true);
+        return font;
+      }
+      return {};
+    case Qt::DecorationRole:
+      if (isMeasured && !runtimeHackFamilies(row).empty()) return hackIcon();
+      return {};
+    case Qt::BackgroundRole:
+      if (column == flagsColumn()) {
+        const int worst = values(row).worstSeverity;
+        if (worst == 3) return QBrush(QColor(0xf8, 0xd7, 0xda));
+        if (worst == 2) return QBrush(QColor(0xff, 0xf0, 0xc2));
+      }
+      if (isMeasured) {
+        const Agreement a = agreement(row);
+        if (a == Agreement::Failed || !runtimeHackFamilies(row).empty())
+          return QBrush(QColor(0xf8, 0xd7, 0xda));
+        if (a == Agreement::Disagrees) return QBrush(QColor(0xff, 0xf0, 0xc2));
+      }
+      return {};
+    default:
+      return {};
+  }
+}
+
+QVariant CandidateTableModel::display(int row, int column) const {
+  const Task& task = m_run->task(row);
+  const Candidate* c = m_run->candidate(row);
+  const RowValues& v = values(row);
+  if (column == TaskColumn) return QString::fromStdString(task.key());
+  if (column == LevelColumn) return v.level;
+  if (column == NameColumn) return QString::fromStdString(task.name);
+  if (column == CandidateColumn) return c ? QString::fromStdString(c->id) : QStringLiteral("—");
+  if (column == StepColumn) return v.step >= 0 ? QVariant(v.step) : QVariant();
+  if (column < measuredColumn()) {
+    const double s = speedup(row, column - FirstSpeedupColumn);
+    return std::isnan(s) ? QStringLiteral("—") : formatSpeedup(s);
+  }
+  if (column == measuredColumn()) return measuredDisplay(row);
+  if (column == flagsColumn()) {
+    QStringList ids;
+    for (auto f : v.families) ids << QString::fromStdString(m_familyIds[f]);
+    return ids.join(QStringLiteral(", "));
+  }
+  if (column == codeColumn()) return v.hasCode ? QStringLiteral("✓") : QString();
+  return {};
+}
+
+QVariant CandidateTableModel::toolTip(int row, int column) const {
+  const Candidate* c = m_run->candidate(row);
+  if (column == NameColumn) return QString::fromStdString(m_run->task(row).name);
+  if (column == measuredColumn()) return measuredToolTip(row);
+  if (column >= FirstSpeedupColumn && column < measuredColumn() && c) {
+    const std::string& baseline = m_baselines[static_cast<std::size_t>(column - FirstSpeedupColumn)];
+    for (const auto& m : c->measurements) {
+      if (m.origin != "recorded" || m.baseline != baseline || !m.speedup) continue;
+      QString tip = tr("%1 against baseline \"%2\", as recorded in the file")
+                        .arg(formatSpeedup(*m.speedup), QString::fromStdString(baseline));
+      if (m.baselineMs && m.candidateMs)
+        tip += tr("\n%1 ms → %2 ms").arg(*m.baselineMs, 0, 'g', 4).arg(*m.candidateMs, 0, 'g', 4);
+      if (!m.device.empty()) tip += tr("\non %1").arg(QString::fromStdString(m.device));
+      return tip;
+    }
+    return tr("No speedup recorded against \"%1\"").arg(QString::fromStdString(baseline));
+  }
+  if (column == flagsColumn()) {
+    QStringList lines;
+    for (const Flag& f : m_run->flags(row))
+      lines << QStringLiteral("%1 · %2: %3")
+                   .arg(QString::fromUtf8(severityName(f.severity)), QString::fromStdString(f.family),
+                        QString::fromStdString(f.message));
+    const runs::MeasuredRun* run = m_history ? m_history->latestOfRecorded(row) : nullptr;
+    if (run && run->result)
+      for (const auto& f : run->result->runtimeFlags)
+        lines << tr("%1 · %2 (runtime, %3): %4")
+                     .arg(QString::fromStdString(f.severity), QString::fromStdString(f.family),
+                          QString::fromStdString(run->result->device), QString::fromStdString(f.message));
+    return lines.isEmpty() ? QVariant() : QVariant(lines.join('\n'));
+  }
+  if (column == codeColumn())
+    return values(row).hasCode ? tr("The file records a program") : tr("The file records no program");
+  return {};
+}
+
+QVariant CandidateTableModel::measuredDisplay(int row) const {
+  const runs::MeasuredRun* run = m_history ? m_history->latestOfRecorded(row) : nullptr;
+  if (!run) return QStringLiteral("—");
+  // Failures are short ("✗ timeout") so that they fit the column; the colour and the tooltip say more.
+  if (run->row.outcome == "error") return tr("✗ %1").arg(QString::fromStdString(run->row.errorKind));
+  if (run->row.outcome == "incorrect") return tr("✗ incorrect");
+  return run->row.speedup ? formatSpeedup(*run->row.speedup) : tr("not timed");
+}
+
+QString CandidateTableModel::measuredToolTip(int row) const {
+  const runs::MeasuredRun* run = m_history ? m_history->latestOfRecorded(row) : nullptr;
+  if (!run) return tr("Not measured here: Run (F9) re-times the recorded program on this machine");
+  const auto& r = run->row;
+  QString tip = r.outcome == "error"       ? tr("Error (%1)").arg(QString::fromStdString(r.errorKind))
+                : r.outcome == "incorrect" ? tr("Incorrect: the output does not match the reference")
+                : r.speedup                ? tr("Measured %1").arg(formatSpeedup(*r.speedup))
+                                           : tr("Correct, not timed");
+  tip += tr(" on %1, %2 (%3)")
+             .arg(QString::fromStdString(r.device), QString::fromStdString(r.recordedAt),
+                  QString::fromStdString(r.origin));
+  const double recorded = speedup(row, 0);
+  switch (agreement(row)) {
+    case MeasuredHistory::Agreement::Agrees:
+    case MeasuredHistory::Agreement::Disagrees: {
+      const bool disagrees = agreement(row) == MeasuredHistory::Agreement::Disagrees;
+      const double change = *r.speedup / recorded - 1.0;
+      tip +=
+          tr("\nRecorded %1: measured is %2% %3%4")
+              .arg(formatSpeedup(recorded))
+              .arg(std::abs(change) * 100, 0, 'f', 0)
+              .arg(change < 0 ? tr("lower") : tr("higher"))
+              .arg(
+                  disagrees
+                      ? tr(", more than the %1% they may differ by").arg(runs::kDisagreement * 100, 0, 'f', 0)
+                      : QString());
+      break;
+    }
+    default:
+      break;
+  }
+  const std::vector<std::string> hacks = runtimeHackFamilies(row);
+  if (!hacks.empty()) {
+    QStringList families;
+    for (const auto& f : hacks) families << QString::fromStdString(f);
+    tip += tr("\nStruck out: this run's probes caught a hack (%1); the Flags pane has what they measured")
+               .arg(families.join(QStringLiteral(", ")));
+  }
+  return tip;
+}
+
+QVariant CandidateTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  const bool isSpeedup = section >= FirstSpeedupColumn && section < measuredColumn();
+  if (role == Qt::DisplayRole) {
+    switch (section) {
+      case TaskColumn:
+        return tr("Task");
+      case LevelColumn:
+        return tr("Level");
+      case NameColumn:
+        return tr("Name");
+      case CandidateColumn:
+        return tr("Candidate");
+      case StepColumn:
+        return tr("Step");
+      default:
+        break;
+    }
+    if (isSpeedup) return baselineLabel(m_baselines[static_cast<std::size_t>(section - FirstSpeedupColumn)]);
+    if (section == measuredColumn()) return tr("Measured");
+    if (section == flagsColumn()) return tr("Flags");
+    if (section == codeColumn()) return tr("Code");
+  }
+  if (role == Qt::ToolTipRole && isSpeedup)
+    return tr("Recorded speedup against baseline \"%1\" (a claim read from the file)")
+        .arg(QString::fromStdString(m_baselines[static_cast<std::size_t>(section - FirstSpeedupColumn)]));
+  if (role == Qt::ToolTipRole && section == measuredColumn())
+    return tr("Latest speedup measured here for the recorded program (vs the reference); coloured when it "
+              "differs from the recorded one by more than %1% or the run failed, struck out with a warning "
+              "sign when the run's probes caught a hack")
+        .arg(runs::kDisagreement * 100, 0, 'f', 0);
+  if (role == Qt::TextAlignmentRole && (isSpeedup || section == measuredColumn()))
+    return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+  return {};
+}
+
+}  // namespace ks

@@ -1,0 +1,100 @@
+#pragma once
+// The candidates of a run as a table: one row per LoadedRun row (task key, level, name, candidate id, step,
+// recorded speedup per baseline, the latest speedup measured here, flag families, has code). The values that
+// filtering and sorting read are computed once in setRun, so CandidateFilterProxy never goes through
+// QVariant. A measured speedup is coloured when it disagrees with the recorded one by more than
+// kDisagreement, or when the run failed; it is struck out, in the hack colour with a warning icon, when that
+// run's probes raised a hack-severity runtime flag. The flag values (families, worst severity, the Flags
+// column) count the static flags and the runtime flags of the newest re-run of the recorded program.
+#include <QAbstractTableModel>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "views/model/loaded_run.h"
+#include "views/model/measured_history.h"
+
+namespace ks {
+
+class CandidateTableModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum FixedColumn { TaskColumn, LevelColumn, NameColumn, CandidateColumn, StepColumn, FirstSpeedupColumn };
+
+  struct RowValues {
+    int level = 0;
+    int number = 0;
+    int candidateIndex = -1;  // position within its task; -1 for a task without candidates
+    int step = -1;            // -1: not recorded
+    int worstSeverity = 0;    // 0 none, 1 benign, 2 suspicious, 3 hack
+    int flagCount = 0;
+    bool hasCode = false;
+    std::vector<std::uint16_t> families;  // indexes into familyIds()
+    std::string search;                   // lowercase "l1/12 name id family..." for the text filter
+    std::size_t searchBase = 0;           // length of search before the flag families
+  };
+
+  explicit CandidateTableModel(QObject* parent = nullptr);
+
+  void setRun(std::shared_ptr<const LoadedRun> run);
+  // Re-reads the run's flags (after LoadedRun::setFlags); rows stay where they are, as a layout change.
+  void refreshFlags(std::shared_ptr<const LoadedRun> flagged);
+  // The measured results to show (rows the history does not cover show none).
+  bool setHistory(std::shared_ptr<const MeasuredHistory> history);  // as refreshMeasured
+  // The history gained runs. True when a row's runtime flags changed, which changes the flag values: that is
+  // a layout change (as refreshFlags), and the filter's family choices need refreshing.
+  bool refreshMeasured();
+  // The families of the hack-severity runtime flags of `row`'s newest re-run (none: the Measured cell is not
+  // marked).
+  std::vector<std::string> runtimeHackFamilies(int row) const;
+  const std::shared_ptr<const LoadedRun>& run() const { return m_run; }
+
+  int baselineCount() const { return static_cast<int>(m_baselines.size()); }
+  int speedupColumn(int baseline) const { return FirstSpeedupColumn + baseline; }
+  int measuredColumn() const { return FirstSpeedupColumn + baselineCount(); }
+  int flagsColumn() const { return measuredColumn() + 1; }
+  int codeColumn() const { return flagsColumn() + 1; }
+
+  const RowValues& values(int row) const { return m_values[static_cast<std::size_t>(row)]; }
+  // The recorded speedup of `row` against baseline index `baseline`; NaN when none.
+  double speedup(int row, int baseline) const {
+    return m_speedups[static_cast<std::size_t>(row) * m_baselines.size() +
+                      static_cast<std::size_t>(baseline)];
+  }
+  // The speedup measured here for the recorded program (its newest run); NaN when none or not timed.
+  double measuredSpeedup(int row) const;
+  MeasuredHistory::Agreement agreement(int row) const;
+  // Flag families raised in this run (catalog order, then unknown ids), with the number of rows raising each.
+  const std::vector<std::string>& familyIds() const { return m_familyIds; }
+  const std::vector<int>& familyRowCounts() const { return m_familyRowCounts; }
+  // Rows with a suspicious or hack flag, static or from the newest re-run of their recorded program.
+  int flaggedRows() const { return m_flaggedRows; }
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+ private:
+  using RuntimeMarks = std::vector<std::vector<std::pair<std::string, int>>>;  // per row: family, severity
+  RuntimeMarks readRuntimeMarks() const;
+  void computeFlagValues();
+  QVariant display(int row, int column) const;
+  QVariant toolTip(int row, int column) const;
+  QVariant measuredDisplay(int row) const;
+  QString measuredToolTip(int row) const;
+
+  std::shared_ptr<const LoadedRun> m_run;
+  std::shared_ptr<const MeasuredHistory> m_history;
+  std::vector<std::string> m_baselines;
+  std::vector<RowValues> m_values;
+  std::vector<double> m_speedups;  // row-major, baselineCount() per row
+  RuntimeMarks m_runtime;          // the runtime flags the flag values include
+  std::vector<std::string> m_familyIds;
+  std::vector<int> m_familyRowCounts;
+  int m_flaggedRows = 0;
+};
+
+}  // namespace ks

@@ -1,0 +1,138 @@
+#include "views/widgets/analysis_view.h"
+
+#include <QTextDocument>
+#include <algorithm>
+
+#include "views/model/change_summary.h"
+#include "views/model/loaded_run.h"
+#include "views/model/open_run.h"
+#include "views/model/speedup_format.h"
+
+namespace ks {
+namespace {
+
+// Plain text inside markdown: backslash-escape what markdown would read as markup.
+QString escaped(const std::string& text) {
+  QString out;
+  for (const QChar ch : QString::fromStdString(text)) {
+    if (QStringLiteral("\\`*_{}[]<>()#+-.!|~").contains(ch)) out += QLatin1Char('\\');
+    out += ch;
+  }
+  return out;
+}
+
+QString codeList(const QStringList& items) {
+  QStringList quoted;
+  for (const QString& item : items) quoted << QStringLiteral("`%1`").arg(item);
+  return quoted.join(QStringLiteral(", "));
+}
+
+QString number(const std::optional<double>& value) {
+  return value ? QString::number(*value, 'g', 4) : QStringLiteral("—");
+}
+
+QString summaryMarkdown(const Task& task, const Candidate& candidate) {
+  const ChangeSummary s = ChangeSummary::compute(task.referenceCode, *candidate.code);
+  QString md = QObject::tr("#### What changed\n\n");
+  md += QObject::tr("- **+%1 / −%2 lines** against the reference program\n")
+            .arg(s.linesAdded)
+            .arg(s.linesRemoved);
+  md += s.kernels.isEmpty() ? QObject::tr("- **No `__global__` kernel** defined\n")
+                            : QObject::tr("- **Kernels defined:** %1\n").arg(codeList(s.kernels));
+  if (!s.modules.isEmpty()) md += QObject::tr("- **load_inline modules:** %1\n").arg(codeList(s.modules));
+  if (!s.torchOpsRemoved.isEmpty())
+    md += QObject::tr("- **Torch calls removed:** %1\n").arg(codeList(s.torchOpsRemoved));
+  if (!s.torchOpsAdded.isEmpty())
+    md += QObject::tr("- **Torch calls added:** %1\n").arg(codeList(s.torchOpsAdded));
+  if (s.torchOpsRemoved.isEmpty() && s.torchOpsAdded.isEmpty())
+    md += QObject::tr("- **Same torch calls** as the reference\n");
+  return md;
+}
+
+QString measurementsMarkdown(const Candidate& candidate) {
+  if (candidate.measurements.empty()) return QObject::tr("*No measurements recorded.*\n");
+  const auto& ms = candidate.measurements;
+  const bool times =
+      std::any_of(ms.begin(), ms.end(), [](const Measurement& m) { return m.baselineMs || m.candidateMs; });
+  const bool oneDevice =
+      std::all_of(ms.begin(), ms.end(), [&](const Measurement& m) { return m.device == ms[0].device; });
+  const bool oneOrigin =
+      std::all_of(ms.begin(), ms.end(), [&](const Measurement& m) { return m.origin == ms[0].origin; });
+  QString md = QObject::tr("| Baseline | Speedup |");
+  QString rule = QStringLiteral("|---|--:|");
+  if (times) {
+    md += QObject::tr(" Baseline ms | Candidate ms |");
+    rule += QStringLiteral("--:|--:|");
+  }
+  if (!oneDevice) {
+    md += QObject::tr(" Device |");
+    rule += QStringLiteral("---|");
+  }
+  if (!oneOrigin) {
+    md += QObject::tr(" Origin |");
+    rule += QStringLiteral("---|");
+  }
+  md += '\n' + rule + '\n';
+  for (const Measurement& m : ms) {
+    md += QStringLiteral("| %1 | %2 |")
+              .arg(escaped(m.baseline), m.speedup ? formatSpeedup(*m.speedup) : QStringLiteral("—"));
+    if (times) md += QStringLiteral(" %1 | %2 |").arg(number(m.baselineMs), number(m.candidateMs));
+    if (!oneDevice)
+      md += QStringLiteral(" %1 |").arg(m.device.empty() ? QStringLiteral("—") : escaped(m.device));
+    if (!oneOrigin) md += QStringLiteral(" %1 |").arg(escaped(m.origin));
+    md += '\n';
+  }
+  QStringList where;
+  if (oneDevice && !ms[0].device.empty()) where << QObject::tr("on %1").arg(escaped(ms[0].device));
+  if (oneOrigin)
+    where << (ms[0].origin == "recorded" ? QObject::tr("claims read from the file, not measured here")
+                                         : QObject::tr("origin: %1").arg(escaped(ms[0].origin)));
+  if (!where.isEmpty()) md += QStringLiteral("\n*%1*\n").arg(where.join(QStringLiteral(" · ")));
+  return md;
+}
+
+}  // namespace
+
+AnalysisView::AnalysisView(QWidget* parent) : QTextBrowser(parent) {
+  setObjectName(QStringLiteral("analysisView"));
+  setOpenExternalLinks(true);
+  document()->setDocumentMargin(12);
+  showRow(nullptr, -1);
+}
+
+void AnalysisView::observe(const OpenRun* open) {
+  connect(open, &OpenRun::currentChanged, this, [this, open](int row) { showRow(open->run(), row); });
+}
+
+void AnalysisView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
+  m_run = std::move(run);
+  const bool valid = m_run && row >= 0 && row < m_run->rowCount();
+  const Candidate* c = valid ? m_run->candidate(row) : nullptr;
+  if (!valid) {
+    m_markdown = tr("*Select a task to read the model's analysis of its candidate.*");
+  } else if (!c) {
+    const Task& task = m_run->task(row);
+    m_markdown = tr("### %1 %2\n\nThis task has no candidate: only its reference program is recorded.")
+                     .arg(QString::fromStdString(task.key()), escaped(task.name));
+  } else {
+    const Task& task = m_run->task(row);
+    m_markdown = tr("### %1 %2 — candidate %3\n\n")
+                     .arg(QString::fromStdString(task.key()), escaped(task.name), escaped(c->id));
+    if (!c->analysis.empty()) {
+      m_markdown += QString::fromStdString(c->analysis);
+    } else {
+      m_markdown += tr("**No analysis recorded for this candidate.**");
+      if (c->code)
+        m_markdown += tr(" KernelScope's reading of the code follows.\n\n") + summaryMarkdown(task, *c);
+      else
+        m_markdown += tr(" The file records no program for it either.\n");
+    }
+    m_markdown += tr("\n\n---\n\n#### Recorded measurements\n\n") + measurementsMarkdown(*c);
+  }
+  // Qt's own markdown renderer (md4c: CommonMark plus GitHub tables), as QTextBrowser::setMarkdown uses,
+  // called on the document to add MarkdownNoHTML: raw HTML in a file is shown as text, not interpreted.
+  document()->setMarkdown(m_markdown, QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub |
+                                                                      QTextDocument::MarkdownNoHTML));
+}
+
+}  // namespace ks

@@ -1,0 +1,506 @@
+#include "views/widgets/code_compare_view.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDataStream>
+#include <QHBoxLayout>
+#include <QIODevice>
+#include <QLabel>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "core/hash/sha256.h"
+#include "views/model/loaded_run.h"
+#include "views/model/measured_history.h"
+#include "views/model/open_run.h"
+#include "views/model/runtime_evidence.h"
+#include "views/model/speedup_format.h"
+#include "views/widgets/code_editor.h"
+#include "views/widgets/elided_label.h"
+
+namespace ks {
+namespace {
+
+CodeEditor::Language editorLanguage(CodeLanguage language) {
+  return language == CodeLanguage::Python ? CodeEditor::Language::Python : CodeEditor::Language::Cpp;
+}
+
+constexpr quint32 kStateVersion = 1;
+
+}  // namespace
+
+CodeCompareView::CodeCompareView(QWidget* parent)
+    : QWidget(parent),
+      m_referenceTitle(new ElidedLabel(this)),
+      m_candidateTitle(new ElidedLabel(this)),
+      m_referenceChoice(new QComboBox(this)),
+      m_candidateChoice(new QComboBox(this)),
+      m_reference(new CodeEditor(this)),
+      m_program(new CodeEditor(this)),
+      m_source(new CodeEditor(this)),
+      m_placeholder(new QLabel(this)),
+      m_edit(new QToolButton(this)),
+      m_revert(new QToolButton(this)),
+      m_editNotice(new QLabel(this)),
+      m_rediff(new QTimer(this)),
+      m_candidateStack(new QStackedWidget(this)),
+      m_splitter(new QSplitter(Qt::Horizontal, this)),
+      m_note(new QLabel(this)),
+      m_stats(new QLabel(this)),
+      m_sync(new QCheckBox(tr("Sync scrolling"), this)) {
+  m_referenceTitle->setObjectName(QStringLiteral("referenceTitle"));
+  m_candidateTitle->setObjectName(QStringLiteral("candidateTitle"));
+  m_reference->setObjectName(QStringLiteral("referenceEditor"));
+  m_program->setObjectName(QStringLiteral("candidateEditor"));
+  m_source->setObjectName(QStringLiteral("sourceEditor"));
+  m_referenceChoice->setObjectName(QStringLiteral("referenceChoice"));
+  m_referenceChoice->setToolTip(tr("Compare against the task's reference or one of its baseline programs"));
+  m_candidateChoice->setObjectName(QStringLiteral("candidateChoice"));
+  m_candidateChoice->setToolTip(tr("The candidate program, or a CUDA/C++ source it builds with load_inline"));
+  m_candidateChoice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_candidateChoice->setMinimumContentsLength(20);
+  m_referenceChoice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_referenceChoice->setMinimumContentsLength(10);
+  m_placeholder->setAlignment(Qt::AlignCenter);
+  m_placeholder->setWordWrap(true);
+  m_placeholder->setMargin(24);
+  m_placeholder->setStyleSheet(QStringLiteral("color: #57606a; background: #f6f8fa;"));
+  m_edit->setObjectName(QStringLiteral("editToggle"));
+  m_edit->setText(tr("Edit"));
+  m_edit->setCheckable(true);
+  m_edit->setToolTip(
+      tr("Edit the candidate program (Ctrl+E). The edit is a new version of the candidate, autosaved and "
+         "kept apart from the recorded program; Run (F9) times it"));
+  m_revert->setObjectName(QStringLiteral("revertEdit"));
+  m_revert->setText(tr("Revert"));
+  m_revert->setToolTip(tr("Discard the edit and show the recorded program again"));
+  m_editNotice->setObjectName(QStringLiteral("editNotice"));
+  m_editNotice->setWordWrap(true);
+  m_editNotice->setMargin(4);
+  m_editNotice->setStyleSheet(
+      QStringLiteral("background: #fff8c5; color: #4d2d00; border-bottom: 1px solid #d4a72c;"));
+  m_editNotice->hide();
+  m_rediff->setSingleShot(true);
+  m_rediff->setInterval(300);
+  connect(m_rediff, &QTimer::timeout, this, &CodeCompareView::updateDiff);
+  m_candidateStack->addWidget(m_program);
+  m_candidateStack->addWidget(m_source);
+  m_candidateStack->addWidget(m_placeholder);
+
+  m_splitter->setObjectName(QStringLiteral("codeSplitter"));
+  auto* candidateBody = new QWidget(this);
+  auto* candidateLayout = new QVBoxLayout(candidateBody);
+  candidateLayout->setContentsMargins(0, 0, 0, 0);
+  candidateLayout->setSpacing(0);
+  candidateLayout->addWidget(m_editNotice);
+  candidateLayout->addWidget(m_candidateStack, 1);
+  m_splitter->addWidget(makeSide(tr("Reference"), m_referenceTitle, {m_referenceChoice}, m_reference));
+  m_splitter->addWidget(
+      makeSide(tr("Candidate"), m_candidateTitle, {m_edit, m_revert, m_candidateChoice}, candidateBody));
+  m_splitter->setChildrenCollapsible(false);
+
+  m_note->setWordWrap(true);
+  m_note->setTextFormat(Qt::RichText);
+  m_note->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  m_stats->setObjectName(QStringLiteral("diffStats"));
+  m_stats->setTextFormat(Qt::RichText);
+  m_sync->setObjectName(QStringLiteral("syncScrolling"));
+  m_sync->setChecked(true);
+  m_sync->setToolTip(tr("Scroll both sides together, aligned by the diff"));
+
+  auto* bottom = new QHBoxLayout;
+  bottom->setContentsMargins(4, 0, 4, 0);
+  bottom->addWidget(m_note, 1);
+  bottom->addWidget(m_stats);
+  bottom->addSpacing(12);
+  bottom->addWidget(m_sync);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 4);
+  layout->setSpacing(4);
+  layout->addWidget(m_splitter, 1);
+  layout->addLayout(bottom);
+
+  connect(m_referenceChoice, &QComboBox::currentIndexChanged, this, &CodeCompareView::showReference);
+  connect(m_candidateChoice, &QComboBox::currentIndexChanged, this, &CodeCompareView::showCandidateView);
+  connect(m_sync, &QCheckBox::toggled, this, [this](bool on) {
+    if (on) syncFrom(m_reference, m_program, true);
+  });
+  connect(m_reference, &CodeEditor::scrolled, this, [this] { syncFrom(m_reference, m_program, true); });
+  connect(m_program, &CodeEditor::scrolled, this, [this] { syncFrom(m_program, m_reference, false); });
+  connect(m_program, &QsciScintilla::textChanged, this, &CodeCompareView::programChanged);
+  connect(m_edit, &QToolButton::toggled, this, &CodeCompareView::setEditing);
+  connect(m_revert, &QToolButton::clicked, this, &CodeCompareView::revertEdit);
+  showRow(nullptr, -1);
+}
+
+QWidget* CodeCompareView::makeSide(const QString& role, ElidedLabel* title, QList<QWidget*> tools,
+                                   QWidget* body) {
+  auto* side = new QWidget(this);
+  auto* header = new QHBoxLayout;
+  header->setContentsMargins(4, 2, 4, 0);
+  auto* roleLabel = new QLabel(role, side);
+  QFont bold = roleLabel->font();
+  bold.setBold(true);
+  roleLabel->setFont(bold);
+  header->addWidget(roleLabel);
+  header->addWidget(title, 1);
+  for (QWidget* tool : tools) header->addWidget(tool);
+  auto* layout = new QVBoxLayout(side);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  layout->addLayout(header);
+  layout->addWidget(body, 1);
+  return side;
+}
+
+void CodeCompareView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
+  m_run = std::move(run);
+  m_row = m_run && row >= 0 && row < m_run->rowCount() ? row : -1;
+  m_sources.clear();
+  m_runtimeFlags.clear();
+  const QSignalBlocker blockReference(m_referenceChoice);
+  const QSignalBlocker blockCandidate(m_candidateChoice);
+  m_referenceChoice->clear();
+  m_candidateChoice->clear();
+  m_rediff->stop();
+  m_problems.clear();
+  m_edited = false;
+  m_editNotice->hide();
+  m_revert->setEnabled(false);
+  setEditing(false);
+  m_edit->setEnabled(hasProgram());
+
+  if (m_row < 0) {
+    m_referenceTitle->setFullText({});
+    m_candidateTitle->setFullText({});
+    m_reference->showText({}, CodeEditor::Language::Python);
+    m_placeholder->setText(m_run ? tr("Select a task in the list to compare its reference and candidate.")
+                                 : tr("Open a run file (Ctrl+O) or a KernelBench folder to compare "
+                                      "reference and generated code."));
+    m_candidateStack->setCurrentWidget(m_placeholder);
+    m_referenceChoice->setEnabled(false);
+    m_candidateChoice->setEnabled(false);
+    m_note->clear();
+    m_stats->clear();
+    m_diff = LineDiff();
+    return;
+  }
+
+  const Task& task = m_run->task(m_row);
+  const Candidate* c = m_run->candidate(m_row);
+  m_referenceTitle->setFullText(
+      QStringLiteral("%1 · %2").arg(QString::fromStdString(task.key()), QString::fromStdString(task.name)));
+  m_referenceChoice->addItem(tr("Reference"));
+  for (const auto& [name, program] : task.baselinePrograms)
+    m_referenceChoice->addItem(tr("Baseline: %1").arg(QString::fromStdString(name)));
+  m_referenceChoice->setEnabled(m_referenceChoice->count() > 1);
+
+  updateCandidateTitle();
+  if (c && c->code) {
+    m_loadingProgram = true;
+    m_program->showText(QString::fromStdString(*c->code), editorLanguage(c->language));
+    m_loadingProgram = false;
+    markFlags(m_program);
+    fillCandidateChoices(*c->code);
+    m_candidateStack->setCurrentWidget(m_program);
+  } else {
+    m_candidateChoice->addItem(tr("Program"));
+    m_loadingProgram = true;
+    m_program->showText({}, CodeEditor::Language::Python);
+    m_loadingProgram = false;
+    m_placeholder->setText(
+        c ? tr("The file records no program for candidate %1 of %2 (for CUDA-L1: no faster "
+               "kernel was found).")
+                .arg(QString::fromStdString(c->id), QString::fromStdString(task.key()))
+          : tr("%1 has no candidate: only its reference is recorded.")
+                .arg(QString::fromStdString(task.key())));
+    m_candidateStack->setCurrentWidget(m_placeholder);
+  }
+  m_candidateChoice->setEnabled(m_candidateChoice->count() > 1);
+  m_sync->setEnabled(true);
+  showReference(0);
+}
+
+void CodeCompareView::fillCandidateChoices(const std::string& program) {
+  const QSignalBlocker block(m_candidateChoice);
+  const int current = m_candidateChoice->currentIndex();
+  m_candidateChoice->clear();
+  m_candidateChoice->addItem(tr("Program"));
+  const Candidate* c = m_run->candidate(m_row);
+  m_sources =
+      c->language == CodeLanguage::Python ? extractEmbeddedSources(program) : std::vector<EmbeddedSource>{};
+  for (const EmbeddedSource& s : m_sources) {
+    const int last = s.pythonLine(static_cast<int>(std::count(s.text.begin(), s.text.end(), '\n')) + 1);
+    const int first = s.pythonLine(1);
+    m_candidateChoice->addItem(tr("%1 — %2, lines %3–%4")
+                                   .arg(QString::fromStdString(s.name),
+                                        s.language == "cuda" ? QStringLiteral("CUDA") : QStringLiteral("C++"))
+                                   .arg(first)
+                                   .arg(last));
+  }
+  m_candidateChoice->setCurrentIndex(current > 0 && current < m_candidateChoice->count() ? current : 0);
+  m_candidateChoice->setEnabled(m_candidateChoice->count() > 1);
+}
+
+void CodeCompareView::updateCandidateTitle() {
+  const Candidate* c = m_row < 0 ? nullptr : m_run->candidate(m_row);
+  QString title;
+  if (c) {
+    title = QString::fromStdString(c->id);
+    if (m_edited) title += tr(" (edited)");
+    if (const auto s = c->speedup()) title += tr(" · %1 recorded").arg(formatSpeedup(*s));
+  }
+  m_candidateTitle->setFullText(title);
+}
+
+void CodeCompareView::programChanged() {
+  if (m_loadingProgram || !hasProgram()) return;
+  const QString text = m_program->text();
+  const bool edited = text != recordedProgram();
+  if (edited != m_edited) {
+    m_edited = edited;
+    updateCandidateTitle();
+    m_revert->setEnabled(edited);
+  }
+  m_rediff->start();
+  if (edited)
+    emit programEdited(text);
+  else
+    emit editReverted();
+}
+
+bool CodeCompareView::hasProgram() const {
+  const Candidate* c = m_row < 0 ? nullptr : m_run->candidate(m_row);
+  return c && c->code;
+}
+
+QString CodeCompareView::recordedProgram() const {
+  return hasProgram() ? QString::fromStdString(*m_run->candidate(m_row)->code) : QString();
+}
+
+bool CodeCompareView::isEdited() const { return m_edited; }
+
+bool CodeCompareView::isEditing() const { return m_program->isEditable(); }
+
+void CodeCompareView::setEditing(bool on) {
+  on = on && hasProgram();
+  {
+    const QSignalBlocker block(m_edit);
+    m_edit->setChecked(on);
+  }
+  if (on == m_program->isEditable()) return;
+  m_program->setEditable(on);
+  if (on) {
+    m_candidateChoice->setCurrentIndex(0);  // edits are made in the program, not in an extracted source
+    m_program->setFocus(Qt::OtherFocusReason);
+  }
+  emit editingChanged(on);
+}
+
+void CodeCompareView::showEdit(const QString& text, const QString& notice) {
+  if (!hasProgram()) return;
+  const Candidate* c = m_run->candidate(m_row);
+  m_loadingProgram = true;
+  m_program->showText(text, editorLanguage(c->language));
+  m_loadingProgram = false;
+  markFlags(m_program);
+  m_edited = text != recordedProgram();
+  m_editNotice->setText(notice);
+  m_editNotice->setVisible(!notice.isEmpty());
+  m_revert->setEnabled(m_edited);
+  updateCandidateTitle();
+  fillCandidateChoices(text.toStdString());
+  setEditing(true);
+  updateDiff();
+  showRunEvidence();  // the problems of a run of this version, if it ran
+}
+
+void CodeCompareView::revertEdit() {
+  if (!hasProgram()) return;
+  const Candidate* c = m_run->candidate(m_row);
+  m_rediff->stop();
+  m_loadingProgram = true;
+  m_program->showText(QString::fromStdString(*c->code), editorLanguage(c->language));
+  m_loadingProgram = false;
+  markFlags(m_program);
+  m_edited = false;
+  m_editNotice->hide();
+  m_revert->setEnabled(false);
+  updateCandidateTitle();
+  fillCandidateChoices(*c->code);
+  setEditing(false);
+  updateDiff();
+  emit editReverted();
+}
+
+void CodeCompareView::showProblems(const std::vector<CodeProblem>& problems) {
+  m_problems = problems;
+  m_program->showProblems(problems);
+  if (m_candidateStack->currentWidget() == m_source) m_source->showProblems(problems);
+}
+
+void CodeCompareView::showReference(int choice) {
+  if (m_row < 0 || choice < 0) return;
+  const Task& task = m_run->task(m_row);
+  const std::string& text =
+      choice == 0 ? task.referenceCode : task.baselinePrograms[static_cast<std::size_t>(choice - 1)].second;
+  m_reference->showText(QString::fromStdString(text), editorLanguage(task.referenceLanguage));
+  updateDiff();
+}
+
+void CodeCompareView::showCandidateView(int choice) {
+  const Candidate* c = m_row < 0 ? nullptr : m_run->candidate(m_row);
+  if (!c || !c->code || choice < 0) return;
+  if (choice == 0) {
+    m_candidateStack->setCurrentWidget(m_program);
+    m_sync->setEnabled(true);
+    updateDiff();
+    return;
+  }
+  const EmbeddedSource& s = m_sources[static_cast<std::size_t>(choice - 1)];
+  std::vector<int> programLines;
+  const int lineCount = static_cast<int>(std::count(s.text.begin(), s.text.end(), '\n')) + 1;
+  for (int line = 1; line <= lineCount; ++line) programLines.push_back(s.pythonLine(line));
+  m_source->showText(QString::fromStdString(s.text), CodeEditor::Language::Cpp, std::move(programLines));
+  markFlags(m_source);
+  m_source->showProblems(m_problems);
+  m_candidateStack->setCurrentWidget(m_source);
+  m_sync->setEnabled(false);
+  QString note =
+      tr("Showing <b>%1</b>, extracted from the program").arg(QString::fromStdString(s.name).toHtmlEscaped());
+  if (!s.module.empty())
+    note += tr(" (load_inline module <code>%1</code>)").arg(QString::fromStdString(s.module));
+  note += tr(". Line numbers are the program's lines; diff markers compare whole programs (choose Program).");
+  m_note->setText(note);
+}
+
+void CodeCompareView::updateDiff() {
+  const Candidate* c = m_row < 0 ? nullptr : m_run->candidate(m_row);
+  if (!c || !c->code) {
+    m_diff = LineDiff();
+    m_reference->clearDiff();
+    m_stats->clear();
+    m_note->clear();
+    return;
+  }
+  const std::string reference = m_reference->text().toStdString();
+  const std::string program = m_program->text().toStdString();
+  m_diff = LineDiff::compute(reference, program);
+  if (m_edited) fillCandidateChoices(program);  // the sources the edited program embeds
+  m_reference->showDiff(m_diff.left());
+  m_program->showDiff(m_diff.right());
+  m_stats->setText(
+      m_diff.identical()
+          ? tr("identical")
+          : tr("<span style='color:#1a7f37'>+%1</span> <span style='color:#cf222e'>−%2</span> lines")
+                .arg(m_diff.insertions())
+                .arg(m_diff.deletions()));
+  if (m_candidateStack->currentWidget() == m_program)
+    m_note->setText(tr("Green: added in the candidate · red: removed from the reference · amber: changed"));
+  syncFrom(m_reference, m_program, true);
+}
+
+void CodeCompareView::observe(const OpenRun* open) {
+  m_open = open;
+  connect(open, &OpenRun::currentChanged, this, [this, open](int row) {
+    showRow(open->run(), row);
+    showRunEvidence();
+  });
+  connect(open, &OpenRun::flagsChanged, this, [this, open] { refreshFlags(open->run()); });
+  connect(open, &OpenRun::historyChanged, this, &CodeCompareView::showRunEvidence);
+  connect(open, &OpenRun::runAdded, this, [this](int row) {
+    if (row == m_row) showRunEvidence();
+  });
+}
+
+void CodeCompareView::showRunEvidence() {
+  if (!m_open) return;
+  const MeasuredHistory* history = m_open->history().get();
+  setRuntimeFlags(runtimeEvidence(history, m_row).flags);
+  const runs::MeasuredRun* run =
+      hasProgram() ? history->latestOfCode(m_row, hash::codeHash(candidateProgram().toStdString())) : nullptr;
+  showProblems(run ? candidateProblems(*run) : std::vector<CodeProblem>{});
+}
+
+void CodeCompareView::refreshFlags(std::shared_ptr<const LoadedRun> flagged) {
+  m_run = std::move(flagged);
+  const Candidate* c = m_row < 0 ? nullptr : m_run->candidate(m_row);
+  if (!c || !c->code) return;
+  markFlags(m_program);
+  if (m_candidateStack->currentWidget() == m_source) markFlags(m_source);
+}
+
+void CodeCompareView::setRuntimeFlags(std::vector<Flag> flags) {
+  m_runtimeFlags = std::move(flags);
+  const Candidate* c = m_row < 0 ? nullptr : m_run->candidate(m_row);
+  if (!c || !c->code) return;
+  markFlags(m_program);
+  if (m_candidateStack->currentWidget() == m_source) markFlags(m_source);
+}
+
+void CodeCompareView::markFlags(CodeEditor* editor) {
+  editor->clearFlags();
+  const std::vector<Flag>& runtime = m_runtimeFlags;
+  for (const std::vector<Flag>* flags : {&m_run->flags(m_row), &runtime})
+    for (const Flag& f : *flags)
+      for (int line : f.lines) editor->markFlag(editor->lineNumbered(line), f.severity);
+}
+
+void CodeCompareView::syncFrom(CodeEditor* from, CodeEditor* to, bool fromLeft) {
+  const int line = from->firstVisibleDocumentLine();
+  int& echo = fromLeft ? m_echoLeft : m_echoRight;
+  const bool isEcho = echo == line;
+  echo = -1;
+  if (isEcho || !m_sync->isChecked() || m_candidateStack->currentWidget() != m_program || m_row < 0) return;
+  const int before = to->firstVisibleDocumentLine();
+  to->scrollToDocumentLine(fromLeft ? m_diff.leftToRight(line) : m_diff.rightToLeft(line));
+  const int after = to->firstVisibleDocumentLine();
+  if (after != before) (fromLeft ? m_echoRight : m_echoLeft) = after;
+}
+
+QString CodeCompareView::candidateProgram() const { return m_program->text(); }
+
+bool CodeCompareView::isSyncScrolling() const { return m_sync->isChecked(); }
+
+void CodeCompareView::setSyncScrolling(bool on) { m_sync->setChecked(on); }
+
+void CodeCompareView::goToCandidateLine(int line) {
+  const Candidate* c = m_row < 0 ? nullptr : m_run->candidate(m_row);
+  if (!c || !c->code) return;
+  const int choice = m_candidateChoice->currentIndex();
+  if (choice > 0) {
+    const int sourceLine = m_source->lineNumbered(line);
+    if (sourceLine >= 0) {
+      m_source->focusLine(sourceLine);
+      m_source->setFocus(Qt::OtherFocusReason);
+      return;
+    }
+    m_candidateChoice->setCurrentIndex(0);
+  }
+  m_program->focusLine(line - 1);
+  m_program->setFocus(Qt::OtherFocusReason);
+}
+
+QByteArray CodeCompareView::saveState() const {
+  QByteArray state;
+  QDataStream out(&state, QIODevice::WriteOnly);
+  out << kStateVersion << m_splitter->saveState() << m_sync->isChecked();
+  return state;
+}
+
+void CodeCompareView::restoreState(const QByteArray& state) {
+  QDataStream in(state);
+  quint32 version = 0;
+  QByteArray splitter;
+  bool sync = true;
+  in >> version >> splitter >> sync;
+  if (in.status() != QDataStream::Ok || version != kStateVersion) return;
+  m_splitter->restoreState(splitter);
+  m_sync->setChecked(sync);
+}
+
+}  // namespace ks

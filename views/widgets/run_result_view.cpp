@@ -1,0 +1,319 @@
+#include "views/widgets/run_result_view.h"
+
+#include <QLabel>
+#include <QListWidget>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "views/model/code_problems.h"
+#include "views/model/counted.h"
+#include "views/model/measured_format.h"
+#include "views/model/speedup_format.h"
+
+namespace ks {
+namespace {
+
+QString html(const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); }
+
+QString number(double v, int digits = 3) {
+  return std::isfinite(v) ? QString::number(v, 'g', digits) : QStringLiteral("—");
+}
+
+QString row(const QStringList& cells, bool header = false) {
+  const QString tag = header ? QStringLiteral("th") : QStringLiteral("td");
+  QString out = QStringLiteral("<tr>");
+  for (const QString& c : cells) out += QStringLiteral("<%1>%2</%1>").arg(tag, c);
+  return out + QStringLiteral("</tr>");
+}
+
+QString table(const QString& rows) {
+  return QStringLiteral(
+             "<table cellspacing='0' cellpadding='3' border='1' style='border-collapse: collapse; "
+             "border-color: #d0d7de'>%1</table>")
+      .arg(rows);
+}
+
+QString percent(double fraction) {
+  return std::isfinite(fraction) ? QStringLiteral("%1%").arg(fraction * 100, 0, 'f', 1) : QStringLiteral("—");
+}
+
+QString environmentHtml(const protocol::Environment& e) {
+  QStringList parts;
+  parts << html(e.deviceName.empty() ? e.device : e.deviceName);
+  if (!e.driver.empty()) parts << QObject::tr("driver %1").arg(html(e.driver));
+  if (!e.cuda.empty()) parts << QObject::tr("CUDA %1").arg(html(e.cuda));
+  if (!e.torch.empty()) parts << QObject::tr("torch %1").arg(html(e.torch));
+  if (!e.python.empty()) parts << QObject::tr("Python %1").arg(html(e.python));
+  if (e.cpuThreads > 0)
+    parts << counted(e.cpuThreads, QObject::tr("torch thread"), QObject::tr("torch threads"));
+  if (e.clocks.sm && e.clocks.smMax)
+    parts << QObject::tr("SM clock %1 of %2 MHz").arg(*e.clocks.sm).arg(*e.clocks.smMax);
+  if (!e.hostname.empty()) parts << QObject::tr("host %1").arg(html(e.hostname));
+  return parts.join(QStringLiteral(" · "));
+}
+
+QString correctnessHtml(const protocol::Correctness& c) {
+  const bool messages = std::any_of(c.seeds.begin(), c.seeds.end(),
+                                    [](const protocol::SeedCheck& s) { return !s.message.empty(); });
+  QStringList header{QObject::tr("seed"), QObject::tr("ok"), QObject::tr("max abs err"),
+                     QObject::tr("max rel err"), QObject::tr("atol / rtol")};
+  if (messages) header << QObject::tr("why not");
+  QString rows = row(header, true);
+  for (const auto& s : c.seeds) {
+    QStringList cells{QString::number(s.seed), s.passed ? QObject::tr("yes") : QObject::tr("<b>no</b>"),
+                      number(s.maxAbsErr), number(s.maxRelErr),
+                      QStringLiteral("%1 / %2").arg(number(s.atol), number(s.rtol))};
+    if (messages) cells << html(s.message);
+    rows += row(cells);
+  }
+  QString out = QObject::tr("<h4>Correctness</h4>") + table(rows);
+  if (c.inputsMutated) out += QObject::tr("<p><b>The candidate changed an input it was given.</b></p>");
+  if (!c.poison.note.empty()) out += QObject::tr("<p>Memory poisoning: %1</p>").arg(html(c.poison.note));
+  return out;
+}
+
+QString timingHtml(const protocol::EvaluateResult& r) {
+  if (!r.timing)
+    return QObject::tr("<h4>Timing</h4><p>%1</p>")
+        .arg(html(r.timingNote.empty() ? "not timed" : r.timingNote));
+  const auto& t = *r.timing;
+  const bool profiled = t.reference.busy() || t.candidate.busy();
+  QStringList header{
+      QString(),          QObject::tr("median"), QObject::tr("min"),         QObject::tr("max"),
+      QObject::tr("IQR"), QObject::tr("CV"),     QObject::tr("host median"), QObject::tr("clock gap")};
+  if (profiled) header << QObject::tr("GPU busy");
+  QString rows = row(header, true);
+  // A high CV with a steady median is a few slow trials: say which, so a person can tell one outlier from a
+  // slow stretch (results before session 4 carry no trial list).
+  QString slow, hostBound;
+  for (const auto& [name, s] :
+       {std::pair{QObject::tr("reference"), t.reference}, {QObject::tr("candidate"), t.candidate}}) {
+    QStringList cells{name,
+                      number(s.medianMs, 4),
+                      number(s.minMs, 4),
+                      s.trialsMs.empty() && s.maxMs == 0 ? QStringLiteral("—") : number(s.maxMs, 4),
+                      number(s.iqrMs),
+                      percent(s.cv),
+                      number(s.hostMedianMs, 4),
+                      number(s.clockGapMs)};
+    if (profiled) cells << (s.busy() ? percent(*s.busy()) : QStringLiteral("—"));
+    rows += row(cells);
+    if (s.hostBound())
+      hostBound +=
+          QObject::tr(
+              "<p>The %1 is host-bound: its kernels kept the GPU busy %2 of its median call (%3 of "
+              "%4 ms in the profiled call); the rest is the CPU launching work, so this speedup moves "
+              "with the CPU's speed and load, from run to run and machine to machine, by more than "
+              "the interval says.</p>")
+              .arg(name, percent(*s.busy()), number(*s.kernelMs, 4), number(s.medianMs, 4));
+    QStringList at;
+    for (std::size_t i = 0; i < s.trialsMs.size(); ++i)
+      if (s.trialsMs[i] > 2 * s.medianMs)
+        at << QObject::tr("%1 (%2 ms)").arg(i + 1).arg(number(s.trialsMs[i], 4));
+    if (!at.isEmpty())
+      slow += QObject::tr("<p>%1: %2 of %3 trials took over twice the median: trial %4.</p>")
+                  .arg(name)
+                  .arg(at.size())
+                  .arg(s.trialsMs.size())
+                  .arg(at.join(QStringLiteral(", ")));
+  }
+  const QString interval =
+      t.speedupCi95 ? QObject::tr("; 95% interval of the speedup over these trials %1 to %2")
+                          .arg(formatSpeedup(t.speedupCi95->low), formatSpeedup(t.speedupCi95->high))
+                    : QString();
+  const QString pinned = !t.pinnedCpu ? QString()
+                         : t.cpuPin == protocol::CpuPinScope::Process
+                             ? QObject::tr("; every runner thread pinned to CPU %1").arg(*t.pinnedCpu)
+                             : QObject::tr("; the timing thread pinned to CPU %1").arg(*t.pinnedCpu);
+  return QObject::tr(
+             "<h4>Timing (ms)</h4><p>%1 trials after %2 warm-up calls, %3 clock, order seed %4%7; on the "
+             "host clock the speedup is %5%6</p>")
+             .arg(t.trials)
+             .arg(t.warmup)
+             .arg(html(t.clock))
+             .arg(t.orderSeed)
+             .arg(formatSpeedup(t.hostSpeedup), interval, pinned) +
+         table(rows) + slow + hostBound +
+         (protocol::cudnnAutotuned(r.torchSettingsChanged)
+              ? QObject::tr(
+                    "<p>A program turned on cudnn.benchmark: cuDNN picked its algorithms by timing them "
+                    "in this runner and may pick others in the next, so this speedup can move between "
+                    "runs by more than the interval says.</p>")
+              : QString());
+}
+
+QString kernelsHtml(const protocol::EvaluateResult& r) {
+  QString out = QObject::tr("<h4>Kernels</h4>");
+  if (r.kernels.empty())
+    return out + QStringLiteral("<p>%1</p>").arg(html(r.kernelsNote.empty() ? "none listed" : r.kernelsNote));
+  QString rows = row({QObject::tr("model"), QObject::tr("kernel"), QObject::tr("stream"),
+                      QObject::tr("calls"), QObject::tr("total µs")},
+                     true);
+  for (const auto& k : r.kernels)
+    rows += row({html(k.model), html(k.name), QString::number(k.stream), QString::number(k.calls),
+                 number(k.totalUs, 4)});
+  return out + table(rows);
+}
+
+QString runtimeFlagsHtml(const protocol::EvaluateResult& r) {
+  if (r.runtimeFlags.empty()) return {};
+  QString rows = row({QObject::tr("severity"), QObject::tr("family"), QObject::tr("probe"),
+                      QObject::tr("lines"), QObject::tr("what the probe measured")},
+                     true);
+  for (const auto& f : r.runtimeFlags) {
+    QStringList lines;
+    for (int line : f.lines) lines << QString::number(line);
+    const QString severity =
+        f.severity == "hack" ? QStringLiteral("<b style='color: #cf222e'>hack</b>") : html(f.severity);
+    rows += row({severity, html(f.family), html(f.probe), lines.join(QStringLiteral(", ")), html(f.message)});
+  }
+  return QObject::tr("<h4>Runtime flags</h4>") + table(rows);
+}
+
+QString resultHtml(const runs::MeasuredRun& run, const protocol::EvaluateResult& r) {
+  QString out = QObject::tr("<h3>%1%2</h3>")
+                    .arg(r.correctness.passed ? QObject::tr("Correct") : QObject::tr("Incorrect"),
+                         run.row.speedup ? QObject::tr(" · %1 vs the reference").arg(speedupWithSpread(run))
+                                         : QString());
+  out += QObject::tr("<p>%1</p>").arg(environmentHtml(r.environment));
+  out += runtimeFlagsHtml(r) + correctnessHtml(r.correctness) + timingHtml(r) + kernelsHtml(r);
+  QString build = QObject::tr("%1 s%2")
+                      .arg(number(r.build.seconds))
+                      .arg(r.build.cacheHit ? QObject::tr(", from the cache") : QString());
+  for (const auto& e : r.build.extensions)
+    build += QStringLiteral("<br>%1 (%2): %3")
+                 .arg(html(e.name), html(e.program),
+                      e.ok ? QObject::tr("built") : QObject::tr("<b>failed</b>: ") + html(e.error));
+  out += QObject::tr("<h4>Build</h4><p>%1</p>").arg(build);
+  if (!r.torchSettingsChanged.empty()) {
+    QStringList changed;
+    for (const auto& s : r.torchSettingsChanged) changed << html(s);
+    out += QObject::tr("<h4>Torch settings the programs changed</h4><p>%1</p>").arg(changed.join("<br>"));
+  }
+  return out;
+}
+
+QString errorTitle(protocol::ErrorKind kind) {
+  switch (kind) {
+    case protocol::ErrorKind::Protocol:
+      return QObject::tr("Protocol error");
+    case protocol::ErrorKind::Load:
+      return QObject::tr("Load error");
+    case protocol::ErrorKind::Build:
+      return QObject::tr("Build error");
+    case protocol::ErrorKind::Runtime:
+      return QObject::tr("Runtime error");
+    case protocol::ErrorKind::Timeout:
+      return QObject::tr("Timed out");
+    case protocol::ErrorKind::Crash:
+      return QObject::tr("The runner crashed");
+    case protocol::ErrorKind::Memory:
+      return QObject::tr("Out of memory");
+    case protocol::ErrorKind::Cancelled:
+      return QObject::tr("Cancelled");
+  }
+  return {};
+}
+
+QString errorHtml(const protocol::ErrorInfo& e) {
+  const bool phase = !e.phase.empty() && e.phase != protocol::errorKindName(e.kind);
+  QString out =
+      QStringLiteral("<h3>%1%2</h3>")
+          .arg(errorTitle(e.kind), phase ? QObject::tr(" during %1").arg(html(e.phase)) : QString());
+  out += QStringLiteral("<p style='white-space: pre-wrap'>%1</p>").arg(html(e.message));
+  if (!e.program.empty())
+    out += QObject::tr("<p>In the %1 program%2.</p>")
+               .arg(html(e.program), e.line ? QObject::tr(", line %1").arg(*e.line) : QString());
+  if (e.signal) out += QObject::tr("<p>The runner was killed by signal %1.</p>").arg(*e.signal);
+  if (e.exitStatus) out += QObject::tr("<p>The runner exited with status %1.</p>").arg(*e.exitStatus);
+  if (!e.traceback.empty()) {
+    QString frames;
+    for (const auto& f : e.traceback)
+      frames += QStringLiteral("%1:%2 in %3\n    %4\n")
+                    .arg(html(f.file))
+                    .arg(f.line)
+                    .arg(html(f.function), html(f.text));
+    out += QObject::tr("<h4>Traceback (innermost last)</h4><pre>%1</pre>").arg(frames);
+  }
+  if (!e.stderrTail.empty())
+    out += QObject::tr("<h4>Last lines of the runner's stderr</h4><pre>%1</pre>").arg(html(e.stderrTail));
+  return out;
+}
+
+}  // namespace
+
+RunResultView::RunResultView(QWidget* parent)
+    : QWidget(parent),
+      m_text(new QTextBrowser(this)),
+      m_problemsTitle(
+          new QLabel(tr("Problems on the candidate's lines (double-click shows the line)"), this)),
+      m_problems(new QListWidget(this)) {
+  m_text->setObjectName(QStringLiteral("runResultText"));
+  m_text->document()->setDocumentMargin(8);
+  m_problems->setObjectName(QStringLiteral("runProblems"));
+  m_problems->setAlternatingRowColors(true);
+  m_problems->setWordWrap(true);
+  auto* problemsBox = new QWidget(this);
+  auto* problemsLayout = new QVBoxLayout(problemsBox);
+  problemsLayout->setContentsMargins(0, 4, 0, 0);
+  problemsLayout->setSpacing(2);
+  problemsLayout->addWidget(m_problemsTitle);
+  problemsLayout->addWidget(m_problems, 1);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(m_text);
+  split->addWidget(problemsBox);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+  split->setChildrenCollapsible(false);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(split);
+  connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+    const int line = item->data(Qt::UserRole).toInt();
+    if (line > 0) emit lineRequested(line);
+  });
+  showRun(nullptr, false);
+}
+
+void RunResultView::showRun(const runs::MeasuredRun* run, bool recordedProgram, const QString& note) {
+  m_problems->clear();
+  if (!run) {
+    m_text->setHtml(QStringLiteral("<p style='color: #57606a'>%1</p>").arg(note.toHtmlEscaped()));
+    m_problemsTitle->hide();
+    m_problems->hide();
+    return;
+  }
+  QString body;
+  if (run->result)
+    body = resultHtml(*run, *run->result);
+  else if (run->error)
+    body = errorHtml(*run->error);
+  else
+    body = tr("<h3>%1</h3><p>The stored result cannot be read: %2</p>")
+               .arg(outcomeText(*run), html(run->unreadable));
+  body += tr("<p style='color: #57606a'>%1 · %2 · %3, recorded %4 by %5%6</p>")
+              .arg(recordedProgram ? tr("the recorded program") : tr("an edited version"),
+                   html(run->row.codeHash.substr(0, 19)) + QStringLiteral("…"), deviceText(*run),
+                   localTime(run->row.recordedAt), html(run->row.origin),
+                   run->row.id > 0 ? tr(" (results row %1)").arg(run->row.id) : tr(" (<b>not recorded</b>)"));
+  m_text->setHtml(body);
+
+  for (const CodeProblem& p : candidateProblems(*run)) {
+    auto* item = new QListWidgetItem(p.line > 0 ? tr("line %1: %2").arg(p.line).arg(p.message) : p.message,
+                                     m_problems);
+    item->setData(Qt::UserRole, p.line);
+    item->setForeground(p.severity == CodeProblem::Severity::Error     ? QColor(0xcf, 0x22, 0x2e)
+                        : p.severity == CodeProblem::Severity::Warning ? QColor(0x9a, 0x67, 0x00)
+                                                                       : QColor(0x3d, 0x44, 0x4d));
+    if (p.line > 0) item->setToolTip(tr("Double-click to show line %1 of the candidate").arg(p.line));
+  }
+  m_problemsTitle->setVisible(m_problems->count() > 0);
+  m_problems->setVisible(m_problems->count() > 0);
+}
+
+QString RunResultView::plainText() const { return m_text->toPlainText(); }
+
+}  // namespace ks

@@ -1,0 +1,153 @@
+#include "views/widgets/run_settings_bar.h"
+
+#include <QComboBox>
+#include <QDataStream>
+#include <QHBoxLayout>
+#include <QIODevice>
+#include <QLabel>
+#include <QSpinBox>
+#include <QStandardItemModel>
+
+namespace ks {
+namespace {
+
+constexpr quint32 kStateVersion = 1;
+
+QSpinBox* autoSpin(const QString& objectName, int max, const QString& suffix, QWidget* parent) {
+  auto* spin = new QSpinBox(parent);
+  spin->setObjectName(objectName);
+  spin->setRange(0, max);
+  spin->setSpecialValueText(QObject::tr("auto"));
+  spin->setSuffix(suffix);
+  spin->setAccelerated(true);
+  return spin;
+}
+
+QLabel* buddyLabel(const QString& text, QWidget* buddy, QWidget* parent) {
+  auto* label = new QLabel(text, parent);
+  label->setBuddy(buddy);
+  return label;
+}
+
+}  // namespace
+
+RunSettingsBar::RunSettingsBar(QWidget* parent)
+    : QWidget(parent),
+      m_device(new QComboBox(this)),
+      m_trials(autoSpin(QStringLiteral("runTrials"), 100000, {}, this)),
+      m_seeds(autoSpin(QStringLiteral("runSeeds"), 1000, {}, this)),
+      m_limit(autoSpin(QStringLiteral("runPhaseLimit"), 86400, tr(" s"), this)),
+      m_memory(autoSpin(QStringLiteral("runMemoryLimit"), 4096, tr(" GiB"), this)),
+      m_environment(new QLabel(this)) {
+  m_device->setObjectName(QStringLiteral("runDevice"));
+  m_device->addItem(tr("Auto"), QString());
+  m_device->addItem(QStringLiteral("cuda"), QStringLiteral("cuda"));
+  m_device->addItem(QStringLiteral("cpu"), QStringLiteral("cpu"));
+  m_device->setToolTip(tr("Where re-runs execute; Auto: cuda when the runner has a GPU, else cpu"));
+  m_trials->setToolTip(tr("Timed trials per model (auto: 50 on cuda, 10 on cpu)"));
+  m_seeds->setToolTip(tr("Correctness seeds (auto: 5)"));
+  m_limit->setToolTip(
+      tr("Longest any phase (load, build, correctness, timing, profile) may run before the runner is stopped "
+         "and the run reported as a timeout (auto: the deadlines the runner announces)"));
+  m_memory->setToolTip(
+      tr("Most resident memory the runner may hold before it is stopped and the run reported "
+         "as out of memory (auto: three quarters of this machine's memory)"));
+  m_environment->setObjectName(QStringLiteral("runEnvironment"));
+  m_environment->setTextFormat(Qt::PlainText);
+  m_environment->setText(tr("runner not started"));
+  m_environment->setStyleSheet(QStringLiteral("color: #57606a"));
+
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(6, 0, 6, 0);
+  layout->setSpacing(4);
+  layout->addWidget(buddyLabel(tr("Device"), m_device, this));
+  layout->addWidget(m_device);
+  layout->addSpacing(8);
+  layout->addWidget(buddyLabel(tr("Trials"), m_trials, this));
+  layout->addWidget(m_trials);
+  layout->addSpacing(8);
+  layout->addWidget(buddyLabel(tr("Seeds"), m_seeds, this));
+  layout->addWidget(m_seeds);
+  layout->addSpacing(8);
+  layout->addWidget(buddyLabel(tr("Limit per phase"), m_limit, this));
+  layout->addWidget(m_limit);
+  layout->addSpacing(8);
+  layout->addWidget(buddyLabel(tr("Memory"), m_memory, this));
+  layout->addWidget(m_memory);
+  layout->addSpacing(12);
+  layout->addWidget(m_environment, 1);
+}
+
+runs::RunChoices RunSettingsBar::choices() const {
+  return {.device = m_device->currentData().toString().toStdString(),
+          .trials = m_trials->value(),
+          .seeds = m_seeds->value()};
+}
+
+int RunSettingsBar::phaseLimitSeconds() const { return m_limit->value(); }
+
+int RunSettingsBar::memoryLimitGiB() const { return m_memory->value(); }
+
+void RunSettingsBar::setChoices(const runs::RunChoices& choices) {
+  m_device->setCurrentIndex(std::max(0, m_device->findData(QString::fromStdString(choices.device))));
+  m_trials->setValue(choices.trials);
+  m_seeds->setValue(choices.seeds);
+}
+
+void RunSettingsBar::setPhaseLimitSeconds(int seconds) { m_limit->setValue(seconds); }
+
+void RunSettingsBar::setMemoryLimitGiB(int gib) { m_memory->setValue(gib); }
+
+void RunSettingsBar::setEnvironment(const protocol::Environment& e) {
+  const bool cuda = e.device == "cuda";
+  auto* model = static_cast<QStandardItemModel*>(m_device->model());
+  model->item(1)->setEnabled(cuda);
+  model->item(1)->setToolTip(cuda ? QString()
+                                  : tr("The runner has no GPU (torch without CUDA, or none found)"));
+  m_device->setItemText(0, tr("Auto (%1)").arg(QString::fromStdString(e.device)));
+  QStringList parts;
+  parts << QString::fromStdString(e.deviceName.empty() ? e.device : e.deviceName);
+  if (!e.torch.empty()) parts << tr("torch %1").arg(QString::fromStdString(e.torch));
+  if (!e.cuda.empty()) parts << tr("CUDA %1").arg(QString::fromStdString(e.cuda));
+  if (!e.python.empty()) parts << tr("Python %1").arg(QString::fromStdString(e.python));
+  m_environment->setText(parts.join(QStringLiteral(" · ")));
+  QStringList tip;
+  tip << tr("Runner: %1").arg(QString::fromStdString(e.runner));
+  tip << tr("Default device: %1 (%2)")
+             .arg(QString::fromStdString(e.device), QString::fromStdString(e.deviceName));
+  if (!e.driver.empty()) tip << tr("Driver: %1").arg(QString::fromStdString(e.driver));
+  tip << tr("CPU: %1, %2 torch threads").arg(QString::fromStdString(e.cpu)).arg(e.cpuThreads);
+  tip << tr("Host: %1").arg(QString::fromStdString(e.hostname));
+  m_environment->setToolTip(tip.join('\n'));
+  m_environment->setStyleSheet(QStringLiteral("color: #24292f"));
+}
+
+void RunSettingsBar::setRunnerProblem(const QString& message) {
+  m_environment->setText(tr("no runner: %1").arg(message));
+  m_environment->setToolTip(message);
+  m_environment->setStyleSheet(QStringLiteral("color: #cf222e"));
+}
+
+QString RunSettingsBar::environmentText() const { return m_environment->text(); }
+
+QByteArray RunSettingsBar::saveState() const {
+  QByteArray state;
+  QDataStream out(&state, QIODevice::WriteOnly);
+  out << kStateVersion << m_device->currentData().toString() << m_trials->value() << m_seeds->value()
+      << m_limit->value() << m_memory->value();
+  return state;
+}
+
+void RunSettingsBar::restoreState(const QByteArray& state) {
+  QDataStream in(state);
+  quint32 version = 0;
+  QString device;
+  int trials = 0, seeds = 0, limit = 0, memory = 0;
+  in >> version >> device >> trials >> seeds >> limit >> memory;
+  if (in.status() != QDataStream::Ok || version != kStateVersion) return;
+  setChoices({.device = device.toStdString(), .trials = trials, .seeds = seeds});
+  setPhaseLimitSeconds(limit);
+  setMemoryLimitGiB(memory);
+}
+
+}  // namespace ks

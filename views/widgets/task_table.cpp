@@ -1,0 +1,379 @@
+#include "views/widgets/task_table.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelection>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <map>
+
+#include "core/flags/flag_families.h"
+#include "views/model/counted.h"
+#include "views/model/open_run.h"
+#include "views/models/candidate_filter_proxy.h"
+#include "views/models/candidate_table_model.h"
+
+namespace ks {
+namespace {
+
+constexpr int kAnyFlag = -3;
+constexpr int kFlagged = -2;
+constexpr int kUnflagged = -1;
+
+QDoubleSpinBox* makeBoundSpin(const QString& objectName, QWidget* parent) {
+  auto* spin = new QDoubleSpinBox(parent);
+  spin->setObjectName(objectName);
+  spin->setRange(0, 1e6);
+  spin->setDecimals(2);
+  spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+  spin->setSpecialValueText(QObject::tr("any"));
+  spin->setSuffix(QStringLiteral("×"));
+  spin->setAccelerated(true);
+  return spin;
+}
+
+}  // namespace
+
+TaskTable::TaskTable(QWidget* parent)
+    : QWidget(parent),
+      m_model(new CandidateTableModel(this)),
+      m_proxy(new CandidateFilterProxy(m_model, this)),
+      m_view(new QTableView(this)) {
+  m_view->setObjectName(QStringLiteral("taskView"));
+  m_view->setModel(m_proxy);
+  m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_view->setAlternatingRowColors(true);
+  m_view->setWordWrap(false);
+  m_view->setTextElideMode(Qt::ElideRight);
+  m_view->setSortingEnabled(true);
+  m_view->sortByColumn(CandidateTableModel::TaskColumn, Qt::AscendingOrder);
+  // Fixed row heights: a 100 000-row table never measures its rows.
+  m_view->verticalHeader()->hide();
+  m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+  m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+  m_view->horizontalHeader()->setHighlightSections(false);
+  m_view->horizontalHeader()->setSectionsMovable(true);
+  m_view->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+  m_view->horizontalHeader()->setToolTip(tr("Right-click to show or hide columns"));
+  connect(m_view->horizontalHeader(), &QWidget::customContextMenuRequested, this, &TaskTable::showHeaderMenu);
+  connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            emit currentRowChanged(current.isValid() ? m_proxy->mapToSource(current).row() : -1);
+          });
+  connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] { emit shownCountChanged(shownCount()); });
+  connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, [this] { emit shownCountChanged(shownCount()); });
+  connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] { emit shownCountChanged(shownCount()); });
+  connect(m_proxy, &QAbstractItemModel::layoutChanged, this,
+          [this] { emit shownCountChanged(shownCount()); });
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->setSpacing(4);
+  buildFilterBar();
+  layout->addWidget(m_view, 1);
+  setFocusProxy(m_view);
+}
+
+void TaskTable::buildFilterBar() {
+  m_text = new QLineEdit(this);
+  m_text->setObjectName(QStringLiteral("filterText"));
+  m_text->setPlaceholderText(tr("Filter by task, name, candidate or flag (Ctrl+F)"));
+  m_text->setClearButtonEnabled(true);
+  connect(m_text, &QLineEdit::textChanged, this, &TaskTable::applyFilters);
+
+  m_level = new QComboBox(this);
+  m_level->setObjectName(QStringLiteral("filterLevel"));
+  m_level->setToolTip(tr("Show one KernelBench level"));
+  m_flags = new QComboBox(this);
+  m_flags->setObjectName(QStringLiteral("filterFlags"));
+  m_flags->setToolTip(
+      tr("Show candidates by flag: static, or raised by the newest re-run of the recorded program"));
+  m_flags->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_flags->setMinimumContentsLength(14);
+  m_baseline = new QComboBox(this);
+  m_baseline->setObjectName(QStringLiteral("filterBaseline"));
+  m_baseline->setToolTip(tr("The baseline the speedup range applies to"));
+  m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_baseline->setMinimumContentsLength(10);
+  m_min = makeBoundSpin(QStringLiteral("filterMinSpeedup"), this);
+  m_min->setToolTip(tr("Lowest recorded speedup shown"));
+  m_max = makeBoundSpin(QStringLiteral("filterMaxSpeedup"), this);
+  m_max->setToolTip(tr("Highest recorded speedup shown"));
+  for (QComboBox* combo : {m_level, m_flags, m_baseline})
+    connect(combo, &QComboBox::currentIndexChanged, this, &TaskTable::applyFilters);
+  for (QDoubleSpinBox* spin : {m_min, m_max})
+    connect(spin, &QDoubleSpinBox::valueChanged, this, &TaskTable::applyFilters);
+  auto* clear = new QToolButton(this);
+  clear->setObjectName(QStringLiteral("filterClear"));
+  clear->setText(tr("Clear"));
+  clear->setToolTip(tr("Clear every filter"));
+  connect(clear, &QToolButton::clicked, this, &TaskTable::clearFilters);
+
+  auto* layout = static_cast<QVBoxLayout*>(this->layout());
+  layout->addWidget(m_text);
+  auto* choices = new QHBoxLayout;
+  choices->addWidget(m_level);
+  choices->addWidget(m_flags, 1);
+  choices->addWidget(clear);
+  layout->addLayout(choices);
+  auto* range = new QHBoxLayout;
+  auto* rangeLabel = new QLabel(tr("Speedup"), this);
+  rangeLabel->setBuddy(m_min);
+  range->addWidget(rangeLabel);
+  range->addWidget(m_min, 1);
+  range->addWidget(new QLabel(tr("to"), this));
+  range->addWidget(m_max, 1);
+  range->addWidget(new QLabel(tr("vs"), this));
+  range->addWidget(m_baseline, 1);
+  layout->addLayout(range);
+  fillFilterChoices();
+}
+
+void TaskTable::setRun(std::shared_ptr<const LoadedRun> run) {
+  m_run = std::move(run);
+  m_model->setRun(m_run);
+  fillFilterChoices();
+  applyFilters();
+  showDefaultColumns();
+  if (m_proxy->rowCount() > 0) m_view->setCurrentIndex(m_proxy->index(0, 0));
+}
+
+void TaskTable::observe(const OpenRun* open) {
+  connect(open, &OpenRun::opened, this, [this, open] {
+    setHistory(open->history());
+    setRun(open->run());
+  });
+  connect(open, &OpenRun::flagsChanged, this, [this, open] { refreshFlags(open->run()); });
+  connect(open, &OpenRun::historyChanged, this, [this, open] { setHistory(open->history()); });
+  connect(open, &OpenRun::runAdded, this, [this, open] { setHistory(open->history()); });
+}
+
+void TaskTable::refreshFlags(std::shared_ptr<const LoadedRun> flagged) {
+  m_run = flagged;
+  m_model->refreshFlags(std::move(flagged));
+  fillFilterChoices();
+  applyFilters();
+}
+
+void TaskTable::setHistory(std::shared_ptr<const MeasuredHistory> history) {
+  if (!m_model->setHistory(std::move(history))) return;
+  fillFilterChoices();
+  applyFilters();
+}
+
+void TaskTable::refreshMeasured() {
+  if (!m_model->refreshMeasured()) return;
+  // A re-run raised (or no longer raises) runtime flags: the family choices and their counts change.
+  fillFilterChoices();
+  applyFilters();
+}
+
+bool TaskTable::filterByFamily(const QString& family) {
+  const auto& ids = m_model->familyIds();
+  const auto it = std::find(ids.begin(), ids.end(), family.toStdString());
+  const int index = it == ids.end() ? -1 : m_flags->findData(static_cast<int>(it - ids.begin()));
+  if (index < 0) return false;
+  m_flags->setCurrentIndex(index);  // applies the filter
+  return true;
+}
+
+void TaskTable::fillFilterChoices() {
+  m_filling = true;
+  const int level = m_level->currentData().toInt();
+  const int flag = m_flags->currentIndex() < 0 ? kAnyFlag : m_flags->currentData().toInt();
+  const QString family = flag >= 0 ? m_flags->currentText().section(' ', 0, 0) : QString();
+  const QString baseline = m_baseline->currentText();
+
+  std::map<int, int> levels;
+  if (m_run)
+    for (int r = 0; r < m_run->rowCount(); ++r) ++levels[m_run->task(r).level];
+  m_level->clear();
+  m_level->addItem(tr("All levels"), 0);
+  for (const auto& [l, count] : levels)
+    if (l > 0) m_level->addItem(tr("Level %1 (%2)").arg(l).arg(count), l);
+  m_level->setCurrentIndex(std::max(0, m_level->findData(level)));
+
+  m_flags->clear();
+  m_flags->addItem(tr("All candidates"), kAnyFlag);
+  m_flags->addItem(tr("Flagged (hack or suspicious)"), kFlagged);
+  m_flags->addItem(tr("Not flagged"), kUnflagged);
+  const auto& ids = m_model->familyIds();
+  for (std::size_t f = 0; f < ids.size(); ++f) {
+    const int count = m_model->familyRowCounts()[f];
+    if (count == 0) continue;
+    const FlagFamily* known = findFlagFamily(ids[f]);
+    const QString id = QString::fromStdString(ids[f]);
+    m_flags->addItem(QStringLiteral("%1 (%2)").arg(id).arg(count), static_cast<int>(f));
+    if (known)
+      m_flags->setItemData(m_flags->count() - 1, QString::fromUtf8(known->title.data(), known->title.size()),
+                           Qt::ToolTipRole);
+  }
+  int flagIndex = m_flags->findData(flag);
+  if (flag >= 0) flagIndex = m_flags->findText(family + ' ', Qt::MatchStartsWith);
+  m_flags->setCurrentIndex(std::max(0, flagIndex));
+
+  m_baseline->clear();
+  for (int b = 0; b < m_model->baselineCount(); ++b)
+    m_baseline->addItem(QString::fromStdString(m_run->baselines()[static_cast<std::size_t>(b)]));
+  if (m_baseline->count() == 0) m_baseline->addItem(QStringLiteral("default"));
+  m_baseline->setCurrentIndex(std::max(0, m_baseline->findText(baseline)));
+  m_filling = false;
+}
+
+void TaskTable::applyFilters() {
+  if (m_filling) return;
+  m_proxy->setText(m_text->text());
+  m_proxy->setLevel(m_level->currentData().toInt());
+  const int flag = m_flags->currentData().toInt();
+  using FlagFilter = CandidateFilterProxy::FlagFilter;
+  m_proxy->setFlagFilter(flag == kAnyFlag     ? FlagFilter::Any
+                         : flag == kFlagged   ? FlagFilter::Flagged
+                         : flag == kUnflagged ? FlagFilter::Unflagged
+                                              : FlagFilter::Family,
+                         flag);
+  m_proxy->setSpeedupRange(std::max(0, m_baseline->currentIndex()), m_min->value(), m_max->value());
+  emit shownCountChanged(shownCount());
+}
+
+void TaskTable::clearFilters() {
+  m_filling = true;
+  m_text->clear();
+  m_level->setCurrentIndex(0);
+  m_flags->setCurrentIndex(0);
+  m_baseline->setCurrentIndex(0);
+  m_min->setValue(0);
+  m_max->setValue(0);
+  m_filling = false;
+  applyFilters();
+}
+
+void TaskTable::showDefaultColumns() {
+  // Columns that say nothing for this run start hidden; the header's context menu shows them.
+  bool anyStep = false;
+  bool severalCandidates = false;
+  if (m_run)
+    for (int r = 0; r < m_run->rowCount(); ++r) {
+      anyStep = anyStep || m_model->values(r).step >= 0;
+      severalCandidates = severalCandidates || m_model->values(r).candidateIndex > 0;
+    }
+  QHeaderView* header = m_view->horizontalHeader();
+  for (int c = 0; c < m_model->columnCount(); ++c) {
+    bool hidden = false;
+    if (c == CandidateTableModel::LevelColumn) hidden = true;
+    if (c == CandidateTableModel::CandidateColumn) hidden = !severalCandidates;
+    if (c == CandidateTableModel::StepColumn) hidden = !anyStep;
+    if (c > m_model->speedupColumn(0) && c < m_model->measuredColumn()) hidden = true;
+    header->setSectionHidden(c, hidden);
+  }
+  const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
+  header->resizeSection(CandidateTableModel::TaskColumn,
+                        fontMetrics().horizontalAdvance(QStringLiteral("L3/100")) + em);
+  header->resizeSection(CandidateTableModel::LevelColumn, 4 * em);
+  header->setSectionResizeMode(CandidateTableModel::NameColumn, QHeaderView::Stretch);
+  header->resizeSection(CandidateTableModel::CandidateColumn, 6 * em);
+  header->resizeSection(CandidateTableModel::StepColumn, 4 * em);
+  for (int b = 0; b < m_model->baselineCount(); ++b) header->resizeSection(m_model->speedupColumn(b), 6 * em);
+  header->resizeSection(m_model->measuredColumn(), 7 * em);
+  header->resizeSection(m_model->flagsColumn(), 8 * em);
+  header->resizeSection(m_model->codeColumn(), fontMetrics().horizontalAdvance(tr("Code")) + 2 * em);
+}
+
+void TaskTable::showHeaderMenu(const QPoint& pos) {
+  QMenu menu(this);
+  QHeaderView* header = m_view->horizontalHeader();
+  for (int c = 0; c < m_model->columnCount(); ++c) {
+    QAction* action = menu.addAction(m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+    action->setCheckable(true);
+    action->setChecked(!header->isSectionHidden(c));
+    connect(action, &QAction::toggled, header, [header, c](bool on) { header->setSectionHidden(c, !on); });
+  }
+  menu.exec(header->mapToGlobal(pos));
+}
+
+int TaskTable::currentRow() const {
+  const QModelIndex current = m_view->currentIndex();
+  return current.isValid() ? m_proxy->mapToSource(current).row() : -1;
+}
+
+void TaskTable::setCurrentRow(int row) {
+  const int proxyRow = m_proxy->proxyRow(row);
+  if (proxyRow < 0) return;
+  const QModelIndex index = m_proxy->index(proxyRow, 0);
+  m_view->setCurrentIndex(index);
+  m_view->scrollTo(index);
+}
+
+QList<int> TaskTable::selectedRows() const {
+  QList<int> rows;
+  for (const QModelIndex& index : m_view->selectionModel()->selectedRows())
+    rows << m_proxy->mapToSource(index).row();
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+int TaskTable::shownCount() const { return m_proxy->rowCount(); }
+
+QString TaskTable::summaryText() const {
+  if (!m_run) return tr("No file open");
+  QStringList parts;
+  const auto tasks = static_cast<int>(m_run->run().tasks.size());
+  parts << counted(tasks, tr("task"), tr("tasks"));
+  const auto candidates = static_cast<int>(m_run->run().candidateCount());
+  if (candidates != tasks) parts << counted(candidates, tr("candidate"), tr("candidates"));
+  parts << tr("%1 with code").arg(m_run->rowsWithCode());
+  // Static flags and the runtime flags of each row's newest re-run, as the Flags column shows them.
+  parts << (m_run->flagsChecked() ? tr("%1 flagged").arg(m_model->flaggedRows()) : tr("flags not checked"));
+  parts << tr("showing %1").arg(shownCount());
+  return parts.join(QStringLiteral(" · "));
+}
+
+void TaskTable::selectRows(const QList<int>& rows) {
+  std::vector<int> proxyRows;
+  int hidden = 0;
+  for (int row : rows) {
+    const int p = m_proxy->proxyRow(row);
+    if (p < 0)
+      ++hidden;
+    else
+      proxyRows.push_back(p);
+  }
+  std::sort(proxyRows.begin(), proxyRows.end());
+  QItemSelection selection;
+  const int lastColumn = m_proxy->columnCount() - 1;
+  for (std::size_t i = 0; i < proxyRows.size();) {
+    std::size_t j = i;
+    while (j + 1 < proxyRows.size() && proxyRows[j + 1] <= proxyRows[j] + 1) ++j;
+    selection.select(m_proxy->index(proxyRows[i], 0), m_proxy->index(proxyRows[j], lastColumn));
+    i = j + 1;
+  }
+  if (!proxyRows.empty()) {
+    const QModelIndex first = m_proxy->index(proxyRows.front(), 0);
+    m_view->selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
+    m_view->scrollTo(first, QAbstractItemView::PositionAtTop);
+  }
+  m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+  if (hidden > 0)
+    emit message(tr("%1 hidden by the filter (Clear shows them)")
+                     .arg(counted(hidden, tr("chosen candidate is"), tr("chosen candidates are"))));
+  else
+    emit message(
+        tr("Selected %1")
+            .arg(counted(static_cast<qsizetype>(proxyRows.size()), tr("candidate"), tr("candidates"))));
+}
+
+void TaskTable::focusFilter() {
+  m_text->setFocus(Qt::ShortcutFocusReason);
+  m_text->selectAll();
+}
+
+}  // namespace ks

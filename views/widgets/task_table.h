@@ -1,0 +1,79 @@
+#pragma once
+// The task list: a filter bar (free text, level, flag family, speedup range against a baseline) over a
+// sortable table of every candidate in the run. Reports the current row and the rows shown.
+#include <QList>
+#include <QWidget>
+#include <memory>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLineEdit;
+class QTableView;
+
+namespace ks {
+
+class CandidateFilterProxy;
+class CandidateTableModel;
+class LoadedRun;
+class MeasuredHistory;
+class OpenRun;
+
+class TaskTable : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TaskTable(QWidget* parent = nullptr);
+
+  // Follows `open` from now on: its run, flags, history and current row (docs/architecture.md).
+  void observe(const OpenRun* open);
+  void setRun(std::shared_ptr<const LoadedRun> run);
+  // The run's flagged snapshot arrived: flag column, flag filter choices, counts.
+  void refreshFlags(std::shared_ptr<const LoadedRun> flagged);
+  // The Measured column's results; refreshMeasured() after the history gained runs.
+  void setHistory(std::shared_ptr<const MeasuredHistory> history);
+  void refreshMeasured();
+  // Shows only the candidates raising flag family `family` (static or runtime); false when none does.
+  bool filterByFamily(const QString& family);
+  int currentRow() const;  // LoadedRun row, -1 when none
+  void setCurrentRow(int row);
+  QList<int> selectedRows() const;  // LoadedRun rows, ascending
+  int shownCount() const;
+  // "250 tasks · 231 with code · 12 flagged · showing 40"
+  QString summaryText() const;
+
+  QTableView* view() const { return m_view; }
+  CandidateFilterProxy* proxy() const { return m_proxy; }
+  CandidateTableModel* model() const { return m_model; }
+
+ public slots:
+  // Selects the given LoadedRun rows that the filter shows and makes the first current.
+  void selectRows(const QList<int>& rows);
+  void focusFilter();
+  void clearFilters();
+
+ signals:
+  void currentRowChanged(int row);
+  void shownCountChanged(int shown);
+  void message(const QString& text);  // something the user should read in the status bar
+
+ private:
+  void buildFilterBar();
+  void fillFilterChoices();
+  void applyFilters();
+  void showDefaultColumns();
+  void showHeaderMenu(const QPoint& pos);
+
+  std::shared_ptr<const LoadedRun> m_run;
+  CandidateTableModel* m_model;
+  CandidateFilterProxy* m_proxy;
+  QTableView* m_view;
+  QLineEdit* m_text = nullptr;
+  QComboBox* m_level = nullptr;
+  QComboBox* m_flags = nullptr;
+  QComboBox* m_baseline = nullptr;
+  QDoubleSpinBox* m_min = nullptr;
+  QDoubleSpinBox* m_max = nullptr;
+  bool m_filling = false;
+};
+
+}  // namespace ks
