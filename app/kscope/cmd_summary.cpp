@@ -140,12 +140,16 @@ void printText(std::ostream& out, const RunFile& run, const RunSummary& summary,
   out << "  (" << run.format << ": " << run.tasks.size() << " tasks, " << run.candidateCount()
       << " candidates, " << run.errorCount() << " errors, " << run.issues.size() - run.errorCount()
       << " warnings)\n\n";
-  TextTable levels = statsTable("vs default");
-  levels.addRow(statsCells("all", summary.overall));
-  for (const auto& [level, stats] : summary.byLevel)
-    levels.addRow(statsCells("level " + std::to_string(level), stats));
-  levels.print(out);
-  out << "\n";
+  // A run that records other baselines but none named "default" (CUDA-L2: torch.matmul, cuBLAS, ... per
+  // timing mode) would only show a table of dashes here; its numbers are all in the baseline table.
+  if (summary.byBaseline.empty() || summary.byBaseline.count("default")) {
+    TextTable levels = statsTable("vs default");
+    levels.addRow(statsCells("all", summary.overall));
+    for (const auto& [level, stats] : summary.byLevel)
+      levels.addRow(statsCells("level " + std::to_string(level), stats));
+    levels.print(out);
+    out << "\n";
+  }
   TextTable baselines = statsTable("by baseline");
   for (const auto& [baseline, stats] : summary.byBaseline) baselines.addRow(statsCells(baseline, stats));
   baselines.print(out);
