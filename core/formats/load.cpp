@@ -9,6 +9,7 @@
 #include "core/formats/cuda_l1_reader.h"
 #include "core/formats/cuda_l2_reader.h"
 #include "core/formats/cuda_source_reader.h"
+#include "core/formats/good_kernels_reader.h"
 #include "core/formats/issue_list.h"
 #include "core/formats/kernelbench_layout.h"
 #include "core/formats/kernelbench_reader.h"
@@ -70,6 +71,7 @@ std::string unknownFormatProblem(const std::filesystem::path& path) {
 InputFormat detectFormat(const std::filesystem::path& path) {
   std::error_code ec;
   if (cudaL2InputKind(path) != CudaL2Input::None) return InputFormat::CudaL2Release;
+  if (goodKernelsInputKind(path) != GoodKernelsInput::None) return InputFormat::GoodKernelsFolder;
   if (std::filesystem::is_directory(path, ec))
     return kernelBenchLevels(path).empty() ? InputFormat::Unknown : InputFormat::KernelBenchFolder;
   if (!std::filesystem::is_regular_file(path, ec)) return InputFormat::Unknown;
@@ -111,7 +113,7 @@ RunFile loadAny(const std::filesystem::path& path, const LoadOptions& options) {
     case InputFormat::CudaL2Release:
       return readCudaL2(path, options);
     case InputFormat::GoodKernelsFolder:
-      break;  // (reader added with the good-kernels layout)
+      return readGoodKernels(path, options);
     case InputFormat::Unknown:
       break;
   }

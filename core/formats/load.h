@@ -35,7 +35,8 @@ struct LoadOptions {
 };
 
 // Looks at the path (folder or file) and, for files, the first non-empty line. A folder with kernels/ and
-// eval_results/, a kernels/<gpu>_<ACC>/ folder or an M_N_K.cu inside one is CUDA-L2 (before cuda-source).
+// eval_results/, a kernels/<gpu>_<ACC>/ folder or an M_N_K.cu inside one is CUDA-L2 (before cuda-source); a
+// folder holding ref.py and src.py, or whose sub-folders do, is good-kernels (before KernelBench).
 InputFormat detectFormat(const std::filesystem::path& path);
 // "cuda-l1", "kscope-run", "kernelbench", "cuda-source", "cuda-l2", "good-kernels", "unknown"
 const char* formatName(InputFormat f);

@@ -26,6 +26,8 @@ TEST(DetectFormat, RecognisesEachInput) {
   EXPECT_STREQ(formatName(InputFormat::KernelScopeRun), "kscope-run");
   EXPECT_STREQ(formatName(InputFormat::KernelBenchFolder), "kernelbench");
   EXPECT_STREQ(formatName(InputFormat::CudaSource), "cuda-source");
+  EXPECT_STREQ(formatName(InputFormat::CudaL2Release), "cuda-l2");
+  EXPECT_STREQ(formatName(InputFormat::GoodKernelsFolder), "good-kernels");
   EXPECT_STREQ(formatName(InputFormat::Unknown), "unknown");
 }
 
