@@ -319,6 +319,10 @@ TEST_F(KscopeCli, GoodKernelsTasksAreAddressedByFolderName) {
   EXPECT_EQ(j["files"][0]["format"], "good-kernels");
   EXPECT_EQ(j["files"][0]["tasks"], 6);
   EXPECT_EQ(j["files"][0]["overall"]["with_speedup"], 0);
+  ASSERT_EQ(j["files"][0]["task_notes"].size(), 1u);
+  EXPECT_EQ(j["files"][0]["task_notes"][0]["tasks"], 6);
+  const Result text = kscope("summary " + quoted(kGoodKernels.string()));
+  EXPECT_NE(text.out.find("every task: No recorded measurements"), std::string::npos) << text.out;
   const Result check = kscope("check --task LayerNorm " + quoted(kGoodKernels.string()));
   EXPECT_EQ(check.exitCode, 0) << check.err;
   EXPECT_NE(check.out.find("LayerNorm  src.py"), std::string::npos) << check.out;
