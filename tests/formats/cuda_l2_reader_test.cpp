@@ -6,6 +6,8 @@
 #include <string>
 
 #include "core/formats/load.h"
+#include "core/formats/run_format.h"
+#include "tests/formats/run_file_compare.h"
 #include "tests/formats/shared_data.h"
 #include "tests/formats/temp_dir.h"
 
@@ -88,6 +90,22 @@ TEST(CudaL2Reader, SyntheticRootLoadsEveryShapeAndColumn) {
   EXPECT_DOUBLE_EQ(*c.speedup("cuBLAS-max", "server"), 3.0);
   EXPECT_EQ(run.tasks[1].key(), "a100_F16F16F16F16/128x64x64");
   EXPECT_EQ(run.findTask("128x64x64"), &run.tasks[1]);
+}
+
+// A CUDA-L2 run written as a run file (kscope import) keeps its task keys, modes and reference in words.
+// The GEMM shape is not in the run format yet: it is read back empty.
+TEST(CudaL2Reader, RoundTripsThroughTheRunFormat) {
+  test::TempDir dir;
+  writeRelease(dir, "a100_F16F16F16F16", {"64_64_64", "128_64_64"},
+               std::string(kHeader) + "64_64_64,1.5,1.25\n128_64_64,0.5,2\n",
+               std::string(kHeader) + "64_64_64,2.5,3\n128_64_64,1,1\n");
+  const RunFile run = loadAny(dir.path());
+  std::string error;
+  ASSERT_TRUE(writeRunFile(run, dir.path() / "run.jsonl", &error)) << error;
+  const RunFile read = loadAny(dir.path() / "run.jsonl");
+  EXPECT_TRUE(read.issues.empty()) << testing::PrintToString(messages(read));
+  test::expectSameRun(run, read);
+  EXPECT_DOUBLE_EQ(*read.findTask("64x64x64")->candidates[0].speedup("torch.matmul", "server"), 2.5);
 }
 
 TEST(CudaL2Reader, OneReleaseFolderFindsItsTablesTwoLevelsUp) {
