@@ -124,7 +124,10 @@ std::map<const Candidate*, Json> applyRepairs(RunFile& run, const BatchOptions& 
 std::vector<Entry> planEntries(const RunFile& run, const BatchOptions& o) {
   std::vector<Entry> all;
   for (const Task& t : run.tasks) {
-    if (!o.tasks.empty() && std::find(o.tasks.begin(), o.tasks.end(), t.key()) == o.tasks.end()) continue;
+    // Each --task as RunFile::findTask reads it: a whole key, or the unique tail of a named one.
+    if (!o.tasks.empty() && std::none_of(o.tasks.begin(), o.tasks.end(),
+                                         [&](const std::string& k) { return run.findTask(k) == &t; }))
+      continue;
     for (const Candidate& c : t.candidates)
       if (c.code) all.push_back({&t, &c, hash::codeHash(*c.code)});
   }
@@ -428,7 +431,7 @@ void addBatchCommand(CLI::App& app) {
   command->add_option("file", o->file, "CUDA-L1 JSONL, kscope run file, KernelBench folder or .cu file")
       ->required();
   auto* out = command->add_option("--out", o->out, "JSON Lines results; entries already in it are skipped");
-  command->add_option("--task", o->tasks, "Only these task keys (repeatable), e.g. --task L1/12");
+  command->add_option("--task", o->tasks, "Only these task keys (repeatable), e.g. --task L1/12, --task LayerNorm");
   command->add_option("--device", o->device, "cpu or cuda (default: cuda when available)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   command->add_option("--jobs", o->jobs, "Runners building at once before the timing (default: all cores)")

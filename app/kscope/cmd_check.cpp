@@ -5,6 +5,7 @@
 // corpus (tests/hacks). Keys: docs/cli.md.
 #include <unistd.h>
 
+#include <cctype>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -193,14 +194,22 @@ void printCandidate(std::ostream& out, const Task& task, const Candidate& c, con
 
 void runCheck(const CheckOptions& options) {
   std::string wanted = options.task;
-  if (!wanted.empty() && wanted.front() != 'L') wanted = "L" + wanted;
   const LoadedInput input = loadInput(options.file);
   if (!input.usable) return;
   const RunFile& run = input.run;
-  if (!wanted.empty() && !run.findTask(wanted)) {
-    std::cerr << "kscope: no task " << wanted << " in " << options.file << " (tasks are named like L1/12)\n";
-    raiseExitCode(kExitFailure);
-    return;
+  // "1/12" means L1/12; a named key ("LayerNorm", "64x64x64") is taken as the task's own key.
+  if (!wanted.empty() && !run.findTask(wanted) && std::isdigit(static_cast<unsigned char>(wanted.front())))
+    wanted = "L" + wanted;
+  if (!wanted.empty()) {
+    const Task* found = run.findTask(wanted);
+    if (!found) {
+      std::cerr
+          << "kscope: no task " << wanted << " in " << options.file
+          << " (tasks are named like L1/12, or by their own key: LayerNorm, h100_F32F16F16F32/64x64x64)\n";
+      raiseExitCode(kExitFailure);
+      return;
+    }
+    wanted = found->key();
   }
   bool noRunner = false;
   const std::unique_ptr<RuntimeChecker> checker = runtimeChecker(options, noRunner);

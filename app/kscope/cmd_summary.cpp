@@ -1,5 +1,6 @@
 // kscope summary FILE... [--json]: speedup statistics (overall, per level, per baseline) and static flag
 // counts per family, for each file. Keys and columns: docs/cli.md.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -68,6 +69,21 @@ Json statsJson(const SpeedupStats& s) {
   return j;
 }
 
+// The readers' notes on tasks (good-kernels: "No recorded measurements: ..."), each with how many tasks
+// carry it, in first-seen order.
+std::vector<std::pair<std::string, std::size_t>> taskNotes(const RunFile& run) {
+  std::vector<std::pair<std::string, std::size_t>> notes;
+  for (const Task& task : run.tasks) {
+    if (task.note.empty()) continue;
+    auto it = std::find_if(notes.begin(), notes.end(), [&](const auto& n) { return n.first == task.note; });
+    if (it == notes.end())
+      notes.emplace_back(task.note, 1);
+    else
+      ++it->second;
+  }
+  return notes;
+}
+
 Json issuesJson(const RunFile& run) {
   Json list = Json::array();
   for (const LoadIssue& i : run.issues)
@@ -90,6 +106,9 @@ Json fileJson(const std::string& path, const RunFile& run, const RunSummary* sum
             {"errors", run.errorCount()},
             {"warnings", run.issues.size() - run.errorCount()},
             {"issues", issuesJson(run)}};
+  Json notes = Json::array();
+  for (const auto& [note, tasks] : taskNotes(run)) notes.push_back({{"note", note}, {"tasks", tasks}});
+  j["task_notes"] = std::move(notes);
   if (!summary) return j;
   j["overall"] = statsJson(summary->overall);
   Json byLevel = Json::object();
@@ -140,12 +159,21 @@ void printText(std::ostream& out, const RunFile& run, const RunSummary& summary,
   out << "  (" << run.format << ": " << run.tasks.size() << " tasks, " << run.candidateCount()
       << " candidates, " << run.errorCount() << " errors, " << run.issues.size() - run.errorCount()
       << " warnings)\n\n";
-  TextTable levels = statsTable("vs default");
-  levels.addRow(statsCells("all", summary.overall));
-  for (const auto& [level, stats] : summary.byLevel)
-    levels.addRow(statsCells("level " + std::to_string(level), stats));
-  levels.print(out);
-  out << "\n";
+  for (const auto& [note, tasks] : taskNotes(run))
+    out << (tasks == run.tasks.size()
+                ? "every task"
+                : std::to_string(tasks) + " of " + std::to_string(run.tasks.size()) + " tasks")
+        << ": " << note << "\n\n";
+  // A run that records other baselines but none named "default" (CUDA-L2: torch.matmul, cuBLAS, ... per
+  // timing mode) would only show a table of dashes here; its numbers are all in the baseline table.
+  if (summary.byBaseline.empty() || summary.byBaseline.count("default")) {
+    TextTable levels = statsTable("vs default");
+    levels.addRow(statsCells("all", summary.overall));
+    for (const auto& [level, stats] : summary.byLevel)
+      levels.addRow(statsCells("level " + std::to_string(level), stats));
+    levels.print(out);
+    out << "\n";
+  }
   TextTable baselines = statsTable("by baseline");
   for (const auto& [baseline, stats] : summary.byBaseline) baselines.addRow(statsCells(baseline, stats));
   baselines.print(out);

@@ -7,7 +7,9 @@
 #include <system_error>
 
 #include "core/formats/cuda_l1_reader.h"
+#include "core/formats/cuda_l2_reader.h"
 #include "core/formats/cuda_source_reader.h"
+#include "core/formats/good_kernels_reader.h"
 #include "core/formats/issue_list.h"
 #include "core/formats/kernelbench_layout.h"
 #include "core/formats/kernelbench_reader.h"
@@ -50,8 +52,9 @@ InputFormat formatOfJsonLine(const std::string& line) {
 std::string unknownFormatProblem(const std::filesystem::path& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    return "folder is not a KernelBench task folder: expected sub-folders level1, level2, ... or a folder "
-           "named levelN";
+    return "folder is not a KernelBench task folder (level1/, level2/, ... or a folder named levelN), a "
+           "CUDA-L2 release (kernels/<gpu>_<ACC>/M_N_K.cu and eval_results/) nor a good-kernels folder (task "
+           "folders with ref.py and src.py)";
   if (std::string problem = fileOpenProblem(path); !problem.empty()) return "cannot read: " + problem;
   if (std::filesystem::file_size(path, ec) == 0 && !ec) return "file is empty";
   const std::string head = firstLinePrefix(path);
@@ -67,6 +70,8 @@ std::string unknownFormatProblem(const std::filesystem::path& path) {
 
 InputFormat detectFormat(const std::filesystem::path& path) {
   std::error_code ec;
+  if (cudaL2InputKind(path) != CudaL2Input::None) return InputFormat::CudaL2Release;
+  if (goodKernelsInputKind(path) != GoodKernelsInput::None) return InputFormat::GoodKernelsFolder;
   if (std::filesystem::is_directory(path, ec))
     return kernelBenchLevels(path).empty() ? InputFormat::Unknown : InputFormat::KernelBenchFolder;
   if (!std::filesystem::is_regular_file(path, ec)) return InputFormat::Unknown;
@@ -85,6 +90,10 @@ const char* formatName(InputFormat f) {
       return "kernelbench";
     case InputFormat::CudaSource:
       return "cuda-source";
+    case InputFormat::CudaL2Release:
+      return "cuda-l2";
+    case InputFormat::GoodKernelsFolder:
+      return "good-kernels";
     case InputFormat::Unknown:
       return "unknown";
   }
@@ -101,6 +110,10 @@ RunFile loadAny(const std::filesystem::path& path, const LoadOptions& options) {
       return readKernelBenchFolder(path, options);
     case InputFormat::CudaSource:
       return readCudaSource(path, options);
+    case InputFormat::CudaL2Release:
+      return readCudaL2(path, options);
+    case InputFormat::GoodKernelsFolder:
+      return readGoodKernels(path, options);
     case InputFormat::Unknown:
       break;
   }

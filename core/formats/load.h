@@ -12,7 +12,15 @@
 
 namespace ks {
 
-enum class InputFormat { CudaL1Jsonl, KernelScopeRun, KernelBenchFolder, CudaSource, Unknown };
+enum class InputFormat {
+  CudaL1Jsonl,
+  KernelScopeRun,
+  KernelBenchFolder,
+  CudaSource,
+  CudaL2Release,
+  GoodKernelsFolder,
+  Unknown
+};
 
 struct LoadOptions {
   // Called now and then with the fraction done (0..1). Cheap to call; may be empty.
@@ -26,9 +34,12 @@ struct LoadOptions {
   std::size_t maxLineBytes = std::size_t{256} << 20;
 };
 
-// Looks at the path (folder or file) and, for files, the first non-empty line.
+// Looks at the path (folder or file) and, for files, the first non-empty line. A folder with kernels/ and
+// eval_results/, a kernels/<gpu>_<ACC>/ folder or an M_N_K.cu inside one is CUDA-L2 (before cuda-source); a
+// folder holding ref.py and src.py, or whose sub-folders do, is good-kernels (before KernelBench).
 InputFormat detectFormat(const std::filesystem::path& path);
-const char* formatName(InputFormat f);  // "cuda-l1", "kscope-run", "kernelbench", "cuda-source", "unknown"
+// "cuda-l1", "kscope-run", "kernelbench", "cuda-source", "cuda-l2", "good-kernels", "unknown"
+const char* formatName(InputFormat f);
 
 RunFile loadAny(const std::filesystem::path& path, const LoadOptions& options = {});
 

@@ -66,10 +66,13 @@ Line parseTask(ObjectReader& fields, int lineNumber) {
   const std::optional<int> level = fields.integer("level", Need::Required);
   const std::optional<int> number = fields.integer("number", Need::Required);
   task.name = fields.string("name", Need::Optional).value_or("");
+  task.id = fields.string("id", Need::Optional).value_or("");
+  task.note = fields.string("note", Need::Optional).value_or("");
   if (Json* reference = fields.object("reference", Need::Required)) {
     ObjectReader ref(*reference, "reference: ");
     const std::optional<CodeLanguage> language = parseLanguage(ref, "language", "reference: ", problems);
     std::optional<std::string> code = ref.string("code", Need::Required);
+    task.referenceDescription = ref.string("description", Need::Optional).value_or("");
     problems.insert(problems.end(), ref.problems().begin(), ref.problems().end());
     if (language) task.referenceLanguage = *language;
     if (code) task.referenceCode = std::move(*code);
@@ -108,6 +111,7 @@ std::optional<Measurement> parseMeasurement(Json& value, std::size_t index,
   m.device = fields.string("device", Need::Optional).value_or("");
   m.origin = fields.string("origin", Need::Optional).value_or("recorded");
   m.when = fields.string("when", Need::Optional).value_or("");
+  m.mode = fields.string("mode", Need::Optional).value_or("");
   problems.insert(problems.end(), fields.problems().begin(), fields.problems().end());
   if (m.origin != "recorded" && m.origin != "measured")
     problems.push_back(context + "expected key \"origin\" to be \"recorded\" or \"measured\", got \"" +

@@ -25,6 +25,7 @@ Json measurementJson(const Measurement& m) {
   if (!m.device.empty()) j["device"] = m.device;
   j["origin"] = m.origin;
   if (!m.when.empty()) j["when"] = m.when;
+  if (!m.mode.empty()) j["mode"] = m.mode;
   return j;
 }
 
@@ -33,8 +34,11 @@ Json taskJson(const Task& task) {
   j["type"] = "task";
   j["level"] = task.level;
   j["number"] = task.number;
+  if (!task.id.empty()) j["id"] = task.id;
   if (!task.name.empty()) j["name"] = task.name;
   j["reference"] = Json{{"language", languageName(task.referenceLanguage)}, {"code", task.referenceCode}};
+  if (!task.referenceDescription.empty()) j["reference"]["description"] = task.referenceDescription;
+  if (!task.note.empty()) j["note"] = task.note;
   if (!task.baselinePrograms.empty()) {
     Json baselines = Json::object();
     for (const auto& [name, program] : task.baselinePrograms) baselines[name] = program;

@@ -15,13 +15,15 @@ struct Candidate {
   std::vector<std::string> parents;  // ids of the candidates it was derived from (lineage)
   std::optional<int> step;           // RL step / search round
   CodeLanguage language = CodeLanguage::Python;
-  std::optional<std::string> code;   // nullopt when the file records no program (CUDA-L1 `null`)
-  std::string analysis;              // the model's performance analysis, markdown; empty when none
+  std::optional<std::string> code;  // nullopt when the file records no program (CUDA-L1 `null`)
+  std::string analysis;             // the model's performance analysis, markdown; empty when none
   std::vector<Measurement> measurements;
-  int sourceLine = 0;                // 1-based line of the file it was read from (0: not from a file)
+  int sourceLine = 0;  // 1-based line of the file it was read from (0: not from a file)
 
-  // The recorded speedup against `baseline`, if any.
+  // The recorded speedup against `baseline`, if any (the first one recorded when several modes are).
   std::optional<double> speedup(const std::string& baseline = "default") const;
+  // ... in timing mode `mode` ("" matches measurements that name no mode).
+  std::optional<double> speedup(const std::string& baseline, const std::string& mode) const;
 };
 
 }  // namespace ks

@@ -15,6 +15,9 @@ struct Measurement {
   std::string device;                 // "NVIDIA H100 80GB HBM3", "cpu", ... ("" when the file does not say)
   std::string origin = "recorded";    // "recorded" (a claim read from a file) | "measured" (re-run here)
   std::string when;                   // ISO-8601 timestamp, may be empty
+  // How the source timed it, when it says: CUDA-L2 "offline" (calls back to back) | "server" (calls at a
+  // target rate). Empty otherwise. A baseline's numbers in different modes are different series.
+  std::string mode;
 };
 
 }  // namespace ks

@@ -12,7 +12,16 @@ std::optional<double> Candidate::speedup(const std::string& baseline) const {
   return std::nullopt;
 }
 
-std::string Task::key() const { return "L" + std::to_string(level) + "/" + std::to_string(number); }
+std::optional<double> Candidate::speedup(const std::string& baseline, const std::string& mode) const {
+  for (const auto& m : measurements)
+    if (m.origin == "recorded" && m.baseline == baseline && m.mode == mode && m.speedup) return m.speedup;
+  return std::nullopt;
+}
+
+std::string Task::key() const {
+  if (!id.empty()) return id;
+  return "L" + std::to_string(level) + "/" + std::to_string(number);
+}
 
 std::string LoadIssue::toString() const {
   std::string s = file;
@@ -36,7 +45,16 @@ std::size_t RunFile::errorCount() const {
 const Task* RunFile::findTask(const std::string& key) const {
   for (const auto& t : tasks)
     if (t.key() == key) return &t;
-  return nullptr;
+  if (key.empty()) return nullptr;
+  const Task* found = nullptr;
+  for (const auto& t : tasks) {
+    const std::string& k = t.id;  // only named keys: "12" must not pick L1/12
+    if (k.size() > key.size() && k.ends_with(key) && k[k.size() - key.size() - 1] == '/') {
+      if (found) return nullptr;  // ambiguous
+      found = &t;
+    }
+  }
+  return found;
 }
 
 }  // namespace ks

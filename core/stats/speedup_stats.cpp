@@ -26,6 +26,11 @@ struct Accumulator {
     if (c.code) ++withCode;
     if (std::optional<double> s = c.speedup(baseline)) speedups.push_back(*s);
   }
+  void add(const Candidate& c, const std::string& baseline, const std::string& mode) {
+    ++count;
+    if (c.code) ++withCode;
+    if (std::optional<double> s = c.speedup(baseline, mode)) speedups.push_back(*s);
+  }
   SpeedupStats stats() const {
     SpeedupStats s = computeStats(speedups);
     s.count = count;
@@ -70,31 +75,42 @@ SpeedupStats computeStats(const std::vector<double>& speedups) {
   return s;
 }
 
+std::string baselineLabel(const std::string& baseline, const std::string& mode) {
+  return mode.empty() ? baseline : baseline + " (" + mode + ")";
+}
+
 RunSummary summarize(const RunFile& run) {
   const std::string kDefault = "default";
-  std::set<std::string> baselines;
+  std::set<std::pair<std::string, std::string>> series;  // (baseline, mode)
   for (const Task& task : run.tasks)
     for (const Candidate& c : task.candidates)
       for (const Measurement& m : c.measurements)
-        if (m.origin == "recorded") baselines.insert(m.baseline);
+        if (m.origin == "recorded") series.emplace(m.baseline, m.mode);
 
   Accumulator overall;
   std::map<int, Accumulator> byLevel;
-  std::map<std::string, Accumulator> byBaseline;
-  for (const std::string& b : baselines) byBaseline[b];
+  std::map<std::pair<std::string, std::string>, Accumulator> bySeries;
+  for (const auto& key : series) bySeries[key];
   for (const Task& task : run.tasks) {
     Accumulator& level = byLevel[task.level];
     for (const Candidate& c : task.candidates) {
       overall.add(c, kDefault);
       level.add(c, kDefault);
-      for (auto& [baseline, accumulator] : byBaseline) accumulator.add(c, baseline);
+      for (auto& [key, accumulator] : bySeries) {
+        // A baseline recorded without a mode keeps its meaning: the first recorded speedup for it.
+        if (key.second.empty())
+          accumulator.add(c, key.first);
+        else
+          accumulator.add(c, key.first, key.second);
+      }
     }
   }
 
   RunSummary summary;
   summary.overall = overall.stats();
   for (const auto& [level, accumulator] : byLevel) summary.byLevel[level] = accumulator.stats();
-  for (const auto& [baseline, accumulator] : byBaseline) summary.byBaseline[baseline] = accumulator.stats();
+  for (const auto& [key, accumulator] : bySeries)
+    summary.byBaseline[baselineLabel(key.first, key.second)] = accumulator.stats();
   return summary;
 }
 

@@ -27,10 +27,15 @@ SpeedupStats computeStats(const std::vector<double>& speedups);
 // count: candidates of the run (of the level); withCode: those with a program; the numbers: the recorded
 // speedups (Candidate::speedup) for the baseline. byBaseline counts every candidate for every baseline.
 struct RunSummary {
-  SpeedupStats overall;                            // baseline "default"
-  std::map<int, SpeedupStats> byLevel;             // baseline "default", per level
-  std::map<std::string, SpeedupStats> byBaseline;  // every baseline the file records
+  SpeedupStats overall;                 // baseline "default"
+  std::map<int, SpeedupStats> byLevel;  // baseline "default", per level
+  // Every baseline the file records, by baselineLabel(): a baseline timed in several modes (CUDA-L2's
+  // offline and server) is one series per mode.
+  std::map<std::string, SpeedupStats> byBaseline;
 };
+
+// "cuBLAS-max (offline)" for a measurement with a mode; the baseline name alone without one.
+std::string baselineLabel(const std::string& baseline, const std::string& mode);
 
 RunSummary summarize(const RunFile& run);
 

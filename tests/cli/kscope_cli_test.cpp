@@ -290,3 +290,45 @@ TEST_F(KscopeCli, ImportFailuresExitTwo) {
 }
 
 }  // namespace
+
+// ---- CUDA-L2 and good-kernels (docs/formats.md) -----------------------------------------------------------
+
+const fs::path kCudaL2 = fs::path(KS_SHARED_DIR) / "datasets/cuda-l2";
+const fs::path kGoodKernels = fs::path(KS_SHARED_DIR) / "datasets/good-kernels";
+
+TEST_F(KscopeCli, SummaryOfTheCudaL2ReleaseIsPerBaselineAndMode) {
+  if (!fs::exists(kCudaL2 / "kernels")) GTEST_SKIP() << "CUDA-L2 dataset not found at " << kCudaL2;
+  const Result r = kscope("summary " + quoted(kCudaL2.string()));
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("(cuda-l2: 1000 tasks, 1000 candidates, 0 errors, 0 warnings)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("torch.matmul (offline)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cuBLASLt-auto-tuning-max (server)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("vs default"), std::string::npos) << "nothing is recorded against \"default\"";
+  const Result one = kscope("check --task 1024x1024x1024 " + quoted(kCudaL2.string()));
+  EXPECT_EQ(one.exitCode, 0) << one.err;
+  EXPECT_NE(one.out.find("h100_F32F16F16F32/1024x1024x1024"), std::string::npos) << one.out;
+}
+
+TEST_F(KscopeCli, GoodKernelsTasksAreAddressedByFolderName) {
+  if (!fs::exists(kGoodKernels / "LayerNorm"))
+    GTEST_SKIP() << "good-kernels dataset not found at " << kGoodKernels;
+  const Result r = kscope("summary --json " + quoted(kGoodKernels.string()));
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["files"][0]["format"], "good-kernels");
+  EXPECT_EQ(j["files"][0]["tasks"], 6);
+  EXPECT_EQ(j["files"][0]["overall"]["with_speedup"], 0);
+  ASSERT_EQ(j["files"][0]["task_notes"].size(), 1u);
+  EXPECT_EQ(j["files"][0]["task_notes"][0]["tasks"], 6);
+  const Result text = kscope("summary " + quoted(kGoodKernels.string()));
+  EXPECT_NE(text.out.find("every task: No recorded measurements"), std::string::npos) << text.out;
+  const Result check = kscope("check --task LayerNorm " + quoted(kGoodKernels.string()));
+  EXPECT_EQ(check.exitCode, 0) << check.err;
+  EXPECT_NE(check.out.find("LayerNorm  src.py"), std::string::npos) << check.out;
+  const Result softmax = kscope("check --task Softmax " + quoted(kGoodKernels.string()));
+  EXPECT_EQ(softmax.exitCode, 0) << softmax.err << " (a key not starting with L is not given an L)";
+  const Result unknown = kscope("check --task Nope " + quoted(kGoodKernels.string()));
+  EXPECT_EQ(unknown.exitCode, 2);
+  EXPECT_NE(unknown.err.find("no task Nope"), std::string::npos) << unknown.err;
+}

@@ -26,6 +26,8 @@ TEST(DetectFormat, RecognisesEachInput) {
   EXPECT_STREQ(formatName(InputFormat::KernelScopeRun), "kscope-run");
   EXPECT_STREQ(formatName(InputFormat::KernelBenchFolder), "kernelbench");
   EXPECT_STREQ(formatName(InputFormat::CudaSource), "cuda-source");
+  EXPECT_STREQ(formatName(InputFormat::CudaL2Release), "cuda-l2");
+  EXPECT_STREQ(formatName(InputFormat::GoodKernelsFolder), "good-kernels");
   EXPECT_STREQ(formatName(InputFormat::Unknown), "unknown");
 }
 
@@ -66,9 +68,11 @@ TEST(LoadAny, UnloadableInputsSayWhy) {
             ".cu file");
   EXPECT_TRUE(only(loadAny(dir.write("notes.txt", "hello\n"))).starts_with("unrecognised format: expected"));
   dir.write("plain/readme.txt", "x");
-  EXPECT_EQ(only(loadAny(dir.path() / "plain")),
-            "folder is not a KernelBench task folder: expected sub-folders level1, level2, ... or a folder "
-            "named levelN");
+  EXPECT_EQ(
+      only(loadAny(dir.path() / "plain")),
+      "folder is not a KernelBench task folder (level1/, level2/, ... or a folder named levelN), a "
+      "CUDA-L2 release (kernels/<gpu>_<ACC>/M_N_K.cu and eval_results/) nor a good-kernels folder (task "
+      "folders with ref.py and src.py)");
 }
 
 // A binary file handed to a JSONL reader directly: one issue, not one per line.

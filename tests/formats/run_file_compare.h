@@ -15,6 +15,7 @@ inline void expectSameMeasurement(const Measurement& a, const Measurement& b, co
   EXPECT_EQ(a.device, b.device) << where;
   EXPECT_EQ(a.origin, b.origin) << where;
   EXPECT_EQ(a.when, b.when) << where;
+  EXPECT_EQ(a.mode, b.mode) << where;
 }
 
 inline void expectSameCandidate(const Candidate& a, const Candidate& b, const std::string& where) {
@@ -40,6 +41,9 @@ inline void expectSameRun(const RunFile& a, const RunFile& b) {
     EXPECT_EQ(x.level, y.level) << where;
     EXPECT_EQ(x.number, y.number) << where;
     EXPECT_EQ(x.name, y.name) << where;
+    EXPECT_EQ(x.id, y.id) << where;
+    EXPECT_EQ(x.referenceDescription, y.referenceDescription) << where;
+    EXPECT_EQ(x.note, y.note) << where;
     EXPECT_EQ(x.referenceLanguage, y.referenceLanguage) << where;
     EXPECT_EQ(x.referenceCode, y.referenceCode) << where;
     EXPECT_EQ(x.baselinePrograms, y.baselinePrograms) << where;

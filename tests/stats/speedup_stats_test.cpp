@@ -120,6 +120,24 @@ TEST(Summarize, CountsPerLevelAndBaseline) {
   EXPECT_EQ(s.byBaseline.at("default").withSpeedup, s.overall.withSpeedup);
 }
 
+TEST(Summarize, ABaselineTimedInTwoModesIsTwoSeries) {
+  RunFile run;
+  Task& t = run.tasks.emplace_back();
+  for (double offline : {1.0, 2.0, 4.0}) {
+    Candidate& c = t.candidates.emplace_back();
+    c.code = "k";
+    c.measurements.push_back({.baseline = "torch.matmul", .speedup = offline, .mode = "offline"});
+    c.measurements.push_back({.baseline = "torch.matmul", .speedup = 2 * offline, .mode = "server"});
+  }
+  const RunSummary s = summarize(run);
+  ASSERT_EQ(s.byBaseline.size(), 2u);
+  EXPECT_DOUBLE_EQ(s.byBaseline.at("torch.matmul (offline)").median, 2.0);
+  EXPECT_DOUBLE_EQ(s.byBaseline.at("torch.matmul (server)").median, 4.0);
+  EXPECT_EQ(s.byBaseline.at("torch.matmul (server)").withSpeedup, 3u);
+  EXPECT_EQ(s.overall.withSpeedup, 0u) << "nothing is recorded against \"default\"";
+  EXPECT_EQ(baselineLabel("cudnn", ""), "cudnn");
+}
+
 // ---- The real CUDA-L1 release against an independent computation over the raw JSON ---------------------
 
 struct Expected {

@@ -1,0 +1,285 @@
+#include "core/formats/gemm_tile_config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <regex>
+#include <set>
+#include <system_error>
+#include <utility>
+
+namespace ks {
+namespace {
+
+std::string squeeze(std::string_view text) {  // whitespace runs removed, as "Swizzle<3, 3, 3>" -> "<3,3,3>"
+  std::string out;
+  for (char c : text)
+    if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+  return out;
+}
+
+std::optional<std::int64_t> integer(std::string_view text) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// The parameter a declared name stands for ("kStage" -> "stages"), or "" for names this reader ignores.
+std::string classify(std::string_view name) {
+  if (name.starts_with("K_") || name.starts_with("k_")) return {};  // K_STAGE: the K extent of one stage
+  std::string key;
+  for (char c : name)
+    if (c != '_') key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const std::pair<const char*, std::set<std::string>> kinds[] = {
+      {"BM",
+       {"bm", "kbm", "blockm", "kblockm", "tilem", "ktilem", "ctam", "kctam", "blocksizem", "blockdimm"}},
+      {"BN",
+       {"bn", "kbn", "blockn", "kblockn", "tilen", "ktilen", "ctan", "kctan", "blocksizen", "blockdimn"}},
+      {"BK",
+       {"bk", "kbk", "blockk", "kblockk", "tilek", "ktilek", "ctak", "kctak", "blocksizek", "blockdimk"}},
+      {"stages",
+       {"kstage", "kstages", "stage", "stages", "kkstage", "numstages", "knumstages", "kpipe", "kpipestages",
+        "pipestages", "kpipelinestages", "kpipemax", "kmaxpipe", "bp", "stagecount", "kstagecount"}},
+      {"swizzle_stride", {"swizzlestride", "kswizzlestride", "swizzlesize", "kswizzlesize"}},
+  };
+  for (const auto& [kind, names] : kinds)
+    if (names.count(key)) return kind;
+  return {};
+}
+
+// "cute::_128" / "_128" / "Int<128>" / "cute::Int<128>" / "128" -> "128"; anything else as written.
+std::string shapeExtent(std::string_view arg) {
+  std::string s = squeeze(arg);
+  if (s.starts_with("cute::")) s.erase(0, 6);
+  if (s.starts_with("Int<") && s.ends_with(">")) return s.substr(4, s.size() - 5);
+  if (s.size() > 1 && s.front() == '_' && integer(std::string_view(s).substr(1))) return s.substr(1);
+  return s;
+}
+
+// The top-level arguments of the first `Shape<...>` (or `GemmShape<...>`) in `text`; empty when none.
+std::vector<std::string> shapeArguments(std::string_view text) {
+  const std::size_t at = text.find("Shape<");
+  if (at == std::string_view::npos) return {};
+  std::vector<std::string> args;
+  std::string current;
+  int depth = 0;
+  for (std::size_t i = at + 6; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '<' || c == '(') ++depth;
+    if ((c == '>' || c == ')') && depth-- == 0) {
+      args.push_back(shapeExtent(current));
+      return args;
+    }
+    if (c == ',' && depth == 0) {
+      args.push_back(shapeExtent(current));
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  return {};  // unterminated on this line
+}
+
+// The source with comments replaced by spaces (newlines kept), so line numbers stay.
+std::string withoutComments(std::string_view source) {
+  std::string out(source);
+  enum { Code, Line, Block, String, Char } state = Code;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const char c = out[i], next = i + 1 < out.size() ? out[i + 1] : '\0';
+    switch (state) {
+      case Code:
+        if (c == '/' && next == '/') {
+          state = Line;
+          out[i] = ' ';
+        } else if (c == '/' && next == '*') {
+          state = Block;
+          out[i] = out[i + 1] = ' ';
+          ++i;
+        } else if (c == '"') {
+          state = String;
+        } else if (c == '\'') {
+          state = Char;
+        }
+        break;
+      case Line:
+        if (c == '\n')
+          state = Code;
+        else
+          out[i] = ' ';
+        break;
+      case Block:
+        if (c == '*' && next == '/') {
+          out[i] = out[i + 1] = ' ';
+          ++i;
+          state = Code;
+        } else if (c != '\n') {
+          out[i] = ' ';
+        }
+        break;
+      case String:
+      case Char:
+        if (c == '\\') {
+          ++i;
+        } else if (c == (state == String ? '"' : '\'') || c == '\n') {
+          state = Code;
+        }
+        break;
+    }
+  }
+  return out;
+}
+
+class Collector {
+ public:
+  void add(std::string name, std::string value, std::string spelling, int line) {
+    if (!seen_.emplace(name, value).second) return;
+    TileParameter p;
+    p.number = integer(value);
+    p.name = std::move(name);
+    p.value = std::move(value);
+    p.spelling = std::move(spelling);
+    p.line = line;
+    config_.parameters.push_back(std::move(p));
+  }
+  TileConfig take() { return std::move(config_); }
+
+ private:
+  TileConfig config_;
+  std::set<std::pair<std::string, std::string>> seen_;
+};
+
+struct Patterns {
+  // NAME = Int<V>{} | NAME = 123 (also in template defaults and comma-separated declarations).
+  std::regex assignment{
+      R"(\b([A-Za-z_]\w*)\s*=\s*(?:(?:cute::)?Int<\s*([^<>{}]+?)\s*>\s*(?:\{\s*\}|\(\s*\))|(\d+)\b))"};
+  std::regex define{R"(^\s*#\s*define\s+(\w+)\s+\(?\s*(\d+)\s*\)?\s*$)"};
+  std::regex shapeAlias{R"(\busing\s+(\w+)\s*=\s*(.*))"};
+  std::regex dimCluster{R"(\bdim3\s+(\w*[Cc]luster\w*)\s*[({]([^)}]*)[)}])"};
+  std::regex stageCount{R"(\b(StageCount(?:AutoCarveout|Auto)?)\b(?:<\s*([^<>]*?)\s*>)?)"};
+  std::regex swizzle{R"(\bSwizzle<\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+)\s*>)"};
+  std::regex gmmaLayout{R"(\bLayout_(K|MN)_(SW\d+|INTER)_Atom\b)"};
+  std::regex boolSwizzle{R"(\b(\w*[Ss]wizzle\w*)\s*=\s*(true|false)\b)"};
+  std::regex mmaAtom{R"(\b(SM\d+_\d+x\d+x\d+_\w+))"};
+  std::regex wmmaAccumulator{
+      R"(\bwmma::fragment<\s*(?:nvcuda::)?wmma::accumulator\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([\w:]+)\s*>)"};
+  std::regex ptxMma{R"(\bmma\.sync\.aligned\.(m\d+n\d+k\d+)((?:\.\w+)*))"};
+  std::regex accumulator{R"(\bElementAccumulator\s*=\s*([\w:]+))"};
+  std::regex schedule{R"(\bcutlass::gemm::(Kernel\w+))"};
+  std::regex tileScheduler{R"(\bcutlass::gemm::(\w*Scheduler\w*))"};
+  std::regex entry{R"(\bvoid\s+(cuda_l2_\w+)\s*\(\s*(?:torch::Tensor|$))"};
+};
+
+const Patterns& patterns() {
+  static const Patterns p;
+  return p;
+}
+
+bool contains(std::string_view line, std::string_view what) {
+  return line.find(what) != std::string_view::npos;
+}
+
+void scanLine(const std::string& text, int line, Collector& out) {
+  const Patterns& p = patterns();
+  std::smatch m;
+  if (contains(text, "=")) {
+    for (std::sregex_iterator it(text.begin(), text.end(), p.assignment), end; it != end; ++it) {
+      const std::string kind = classify((*it)[1].str());
+      if (kind.empty()) continue;
+      out.add(kind, squeeze((*it)[2].matched ? (*it)[2].str() : (*it)[3].str()), (*it)[1].str(), line);
+    }
+  }
+  if (contains(text, "define") && std::regex_search(text, m, p.define)) {
+    if (const std::string kind = classify(m[1].str()); !kind.empty())
+      out.add(kind, m[2].str(), m[1].str(), line);
+  }
+  if (contains(text, "using") && contains(text, "Shape") && std::regex_search(text, m, p.shapeAlias)) {
+    const std::string alias = m[1].str();
+    const std::vector<std::string> args = shapeArguments(m[2].str());
+    const bool cluster =
+        contains(alias, "Cluster") || contains(alias, "WorkGroup") || contains(alias, "TileGroup");
+    const bool tile = !cluster && (contains(alias, "TileShape") || contains(alias, "CtaShape") ||
+                                   contains(alias, "ThreadblockShape") || contains(alias, "CTAShape"));
+    if (cluster && !args.empty()) {
+      std::string value;
+      for (const std::string& a : args) value += (value.empty() ? "" : "x") + a;
+      out.add("cluster", value, alias, line);
+    } else if (tile && args.size() >= 2) {
+      const char* names[] = {"BM", "BN", "BK"};
+      for (std::size_t i = 0; i < args.size() && i < 3; ++i) out.add(names[i], args[i], alias, line);
+    }
+  }
+  if (contains(text, "dim3") && std::regex_search(text, m, p.dimCluster)) {
+    std::string value;
+    for (char c : squeeze(m[2].str())) value += c == ',' ? 'x' : c;
+    out.add("cluster", value, m[1].str(), line);
+  }
+  if (contains(text, "StageCount") && std::regex_search(text, m, p.stageCount)) {
+    const std::string kind = m[1].str();
+    if (kind == "StageCount" && m[2].matched)
+      out.add("stages", squeeze(m[2].str()), kind, line);
+    else if (kind != "StageCount")
+      out.add("stages", kind == "StageCountAuto" ? "auto" : "auto (shared memory left after the epilogue)",
+              kind, line);
+  }
+  if (contains(text, "Swizzle")) {
+    if (std::regex_search(text, m, p.swizzle))
+      out.add("swizzle", "Swizzle<" + m[1].str() + "," + m[2].str() + "," + m[3].str() + ">", "Swizzle",
+              line);
+    if (std::regex_search(text, m, p.boolSwizzle)) out.add("block_swizzle", m[2].str(), m[1].str(), line);
+  } else if (contains(text, "swizzle") && std::regex_search(text, m, p.boolSwizzle)) {
+    out.add("block_swizzle", m[2].str(), m[1].str(), line);
+  }
+  if (contains(text, "Layout_") && std::regex_search(text, m, p.gmmaLayout))
+    out.add("swizzle", "GMMA " + m[1].str() + "-major " + m[2].str(), m[0].str(), line);
+  if (contains(text, "SM") && std::regex_search(text, m, p.mmaAtom))
+    out.add("mma", m[1].str(), "MMA atom", line);
+  if (contains(text, "wmma::accumulator") && std::regex_search(text, m, p.wmmaAccumulator)) {
+    out.add("mma", "wmma " + m[1].str() + "x" + m[2].str() + "x" + m[3].str(), "wmma::fragment", line);
+    out.add("accumulator", m[4].str(), "wmma::fragment", line);
+  }
+  if (contains(text, "mma.sync") && std::regex_search(text, m, p.ptxMma))
+    out.add("mma", "mma.sync " + m[1].str() + m[2].str(), "mma.sync", line);
+  if (contains(text, "ElementAccumulator") && std::regex_search(text, m, p.accumulator))
+    out.add("accumulator", m[1].str(), "ElementAccumulator", line);
+  if (contains(text, "cutlass::gemm::")) {
+    for (std::sregex_iterator it(text.begin(), text.end(), p.schedule), end; it != end; ++it)
+      out.add("schedule", (*it)[1].str(), "schedule", line);
+    if (std::regex_search(text, m, p.tileScheduler)) out.add("tile_scheduler", m[1].str(), "scheduler", line);
+  }
+  if (contains(text, "cuda_l2_") && std::regex_search(text, m, p.entry))
+    out.add("entry", m[1].str(), "entry", line);
+}
+
+}  // namespace
+
+const TileParameter* TileConfig::find(std::string_view name) const {
+  for (const TileParameter& p : parameters)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+std::vector<const TileParameter*> TileConfig::all(std::string_view name) const {
+  std::vector<const TileParameter*> found;
+  for (const TileParameter& p : parameters)
+    if (p.name == name) found.push_back(&p);
+  return found;
+}
+
+TileConfig parseGemmTileConfig(std::string_view source) {
+  const std::string code = withoutComments(source);
+  Collector out;
+  int line = 0;
+  std::size_t start = 0;
+  while (start <= code.size()) {
+    const std::size_t end = std::min(code.find('\n', start), code.size());
+    ++line;
+    const std::string text = code.substr(start, end - start);
+    if (text.find_first_not_of(" \t\r") != std::string::npos) scanLine(text, line, out);
+    if (end == code.size()) break;
+    start = end + 1;
+  }
+  return out.take();
+}
+
+}  // namespace ks

@@ -1,0 +1,41 @@
+#pragma once
+// The tile configuration a GEMM kernel's CUDA source spells out (CUDA-L2's CuTe / CUTLASS kernels): block
+// tile sizes, pipeline stages, shared-memory and block swizzles, the MMA instruction, the cluster shape and
+// the CUTLASS schedule, each with the line it was read from. A reading of the text, not of the compiled
+// program: a kernel that picks among several configurations at run time lists each one it writes down, and
+// a value built by a macro (`cute::_##TM`) is reported as written, without a number.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ks {
+
+struct TileParameter {
+  // One of: "BM", "BN", "BK" (the block tile, from BM = Int<128>{}, constexpr int BK = 32, TileShape, ...),
+  // "stages" (kStage, Stages, StageCount<4>, bP, ...), "swizzle" (Swizzle<3,3,3>, GMMA SW128 layouts),
+  // "block_swizzle" (true/false), "swizzle_stride", "mma" (SM80_16x8x16_F16F16F16F16_TN, wmma 16x16x16,
+  // mma.sync m16n8k16), "accumulator" (ElementAccumulator, the wmma accumulator type), "cluster" (2x1x1),
+  // "schedule" (KernelTmaWarpSpecializedCooperative, ...), "tile_scheduler", "entry" (the torch entry point).
+  std::string name;
+  std::string value;                   // as written, whitespace squeezed: "128", "Swizzle<3,3,3>", "TM"
+  std::optional<std::int64_t> number;  // when the value is an integer literal
+  std::string spelling;                // the name in the source: "kStage", "bK", "TileShape", ...
+  int line = 0;                        // 1-based
+};
+
+struct TileConfig {
+  // In source order; a (name, value) pair is listed once, at its first line.
+  std::vector<TileParameter> parameters;
+
+  // The first parameter named `name`, or nullptr.
+  const TileParameter* find(std::string_view name) const;
+  // Every distinct value of `name`, in source order.
+  std::vector<const TileParameter*> all(std::string_view name) const;
+};
+
+// Reads the tile configuration out of a CUDA C++ source. Comments are skipped. Never throws.
+TileConfig parseGemmTileConfig(std::string_view source);
+
+}  // namespace ks
