@@ -243,8 +243,8 @@ class TimingStage {
   const std::vector<PrebuildOutcome>& m_prebuilt;
   const BatchOptions& m_o;
   Sinks& m_sinks;
-  const std::map<const Candidate*, Json>& m_repairs;  // --repair: what changed, per repaired candidate
   const supervisor::InterruptCancel& m_interrupts;
+  const std::map<const Candidate*, Json>& m_repairs;  // --repair: what changed, per repaired candidate
   std::mutex m_mutex;  // the sinks, the counters and the retry list, shared by the pool's runners
   std::atomic<bool> m_writeFailed{false};  // read by the pools' watcher threads
   int m_failure = 0;
@@ -334,7 +334,7 @@ void TimingStage::write(std::size_t i, Json line, const Json& event, double seco
                                              .taskKey = e.task->key(),
                                              .candidateId = e.candidate->id,
                                              .code = *e.candidate->code,
-                                             .repair = repair},
+                                             .repair = line.value("repair", Json(nullptr))},
                                             m_o.device, "kscope batch");
   line["outcome"] = row.outcome;
   if (row.speedup) line["speedup"] = *row.speedup;
