@@ -29,6 +29,7 @@
 #include "app/kscope/input_loading.h"
 #include "app/kscope/runner_pool.h"
 #include "core/hash/sha256.h"
+#include "core/json/nesting.h"
 #include "core/runs/evaluate_options.h"
 #include "core/runs/record_result.h"
 #include "core/store/result_store.h"
@@ -72,7 +73,7 @@ std::set<std::string> finishedEntries(const std::string& out) {
   for (std::string line; std::getline(in, line);) {
     ++lineNo;
     if (line.empty()) continue;
-    Json j = Json::parse(line, nullptr, false);
+    Json j = json::tooDeepAt(line) ? Json(Json::value_t::discarded) : Json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("task") || !j.contains("candidate") ||
         !j.contains("code_hash")) {
       std::cerr << out << ":" << lineNo

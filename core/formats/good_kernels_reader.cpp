@@ -14,6 +14,7 @@
 #include "core/formats/csv_row.h"
 #include "core/formats/issue_list.h"
 #include "core/formats/text_file.h"
+#include "core/json/nesting.h"
 
 namespace ks {
 namespace {
@@ -147,6 +148,10 @@ std::vector<Measurement> readResultsJson(const fs::path& path, IssueList& issues
   };
   std::optional<std::string> text = readSourceFile(path, issues);
   if (!text) return out;
+  if (const auto deep = json::tooDeepAt(*text)) {
+    error(lineOf(*text, *deep - 1), "JSON " + json::nestingError(*text) + ": not read");
+    return out;
+  }
   nlohmann::json json;
   try {
     json = nlohmann::json::parse(*text);

@@ -1,5 +1,7 @@
 #include "core/json/json_fields.h"
 
+#include "core/json/nesting.h"
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -48,6 +50,10 @@ std::string describe(const Json& value) {
 }
 
 std::optional<Json> parseLine(std::string_view text, bool lastWithoutNewline, std::string& error) {
+  if (std::string deep = nestingError(text); !deep.empty()) {
+    error = "JSON " + deep + ": not read";
+    return std::nullopt;
+  }
   try {
     return Json::parse(text.data(), text.data() + text.size());
   } catch (const Json::exception& e) {

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "core/hash/sha256.h"
+#include "core/json/nesting.h"
 
 namespace ks::nvcc {
 namespace {
@@ -50,7 +51,9 @@ std::filesystem::path BuildCache::entryDir(const std::string& key) const {
 std::optional<BuildResult> BuildCache::find(const std::string& key) const {
   std::ifstream in(entryDir(key) / "build.json");
   if (!in) return std::nullopt;
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (json::tooDeepAt(text)) return std::nullopt;  // not a record this cache wrote
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) return std::nullopt;
   BuildResult r;
   r.ok = j.value("ok", false);

@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "core/json/json_fields.h"
+#include "core/json/nesting.h"
 #include "core/protocol/diagnostic_json.h"
 #include "core/protocol/json_codec.h"
 
@@ -152,6 +153,7 @@ std::string encodeEvent(const Event& event) {
 }
 
 Decoded<Event> decodeEvent(std::string_view line) {
+  if (std::string deep = json::nestingError(line); !deep.empty()) return {std::nullopt, "JSON " + deep};
   Json j = Json::parse(line, nullptr, false);
   if (j.is_discarded()) return {std::nullopt, "not valid JSON: " + std::string(line.substr(0, 200))};
   try {

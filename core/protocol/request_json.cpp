@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "core/json/json_fields.h"
+#include "core/json/nesting.h"
 #include "core/protocol/json_codec.h"
 
 namespace ks::protocol {
@@ -166,6 +167,7 @@ std::string encodeRequest(const Request& r) {
 }
 
 Decoded<Request> decodeRequest(std::string_view line) {
+  if (std::string deep = json::nestingError(line); !deep.empty()) return {std::nullopt, "JSON " + deep};
   Json j = Json::parse(line, nullptr, false);
   if (j.is_discarded()) return {std::nullopt, "not valid JSON"};
   try {

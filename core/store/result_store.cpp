@@ -3,6 +3,7 @@
 #include <chrono>
 #include <thread>
 
+#include "core/json/nesting.h"
 #include "core/store/schema_migrations.h"
 #include "core/store/sqlite_statement.h"
 #include "core/store/utc_timestamp.h"
@@ -143,7 +144,9 @@ Expected<std::vector<StoredResult>> ResultStore::history(const HistoryQuery& q) 
     r.speedup = select.optReal(9);
     r.errorKind = select.text(10);
     r.origin = select.text(11);
-    r.result = nlohmann::ordered_json::parse(select.text(12), nullptr, false);
+    const std::string result = select.text(12);
+    r.result = json::tooDeepAt(result) ? nlohmann::ordered_json(nlohmann::ordered_json::value_t::discarded)
+                                       : nlohmann::ordered_json::parse(result, nullptr, false);
     rows.push_back(std::move(r));
   }
   if (rc != SQLITE_DONE)

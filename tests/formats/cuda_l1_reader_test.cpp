@@ -124,6 +124,23 @@ TEST(CudaL1Reader, BadLinesAreReportedAndTheRestLoads) {
   EXPECT_TRUE(run.tasks[1].candidates.at(0).measurements.empty());
 }
 
+// Issue 16: a value nested 100,000 deep overflowed the stack of whoever copied it. Now it is one bad line,
+// named with its column, and the lines around it load.
+TEST(CudaL1Reader, ADeeplyNestedValueSkipsItsLineOnly) {
+  test::TempDir dir;
+  std::string deep = row(1, 2);
+  const std::string nested = std::string(100000, '[') + std::string(100000, ']');
+  deep.replace(deep.find("\"graph\""), 7, nested);
+  const RunFile run = readCudaL1(dir.write("deep.jsonl", row(1, 1) + "\n" + deep + "\n" + row(1, 3) + "\n"));
+  const std::vector<std::string> got = messages(run);
+  ASSERT_EQ(got.size(), 1u) << ::testing::PrintToString(got);
+  EXPECT_TRUE(got[0].starts_with((dir.path() / "deep.jsonl").string() +
+                                 ":2: error: JSON nested deeper than 512 levels (column "))
+      << got[0];
+  ASSERT_EQ(run.tasks.size(), 2u);
+  EXPECT_EQ(run.tasks[1].key(), "L1/3");
+}
+
 TEST(CudaL1Reader, EmptyFileIsOneIssue) {
   test::TempDir dir;
   const RunFile run = readCudaL1(dir.write("empty.jsonl", "\n  \n"));

@@ -295,6 +295,10 @@ TEST(EventCodec, BadEventsAreReportedNotThrown) {
             "phase: unknown phase \"dance\"");
   EXPECT_EQ(decodeEvent(R"({"event": "sing"})").error, "event: unknown event \"sing\"");
   EXPECT_FALSE(decodeEvent("{").value);
+  // A runner runs untrusted code: a result nested 100,000 deep is refused before it is parsed or copied.
+  const std::string deep = R"({"event": "result", "id": "1", "result": )" + std::string(100000, '[') +
+                           std::string(100000, ']') + "}";
+  EXPECT_EQ(decodeEvent(deep).error, "JSON nested deeper than 512 levels (column 553)");
   Decoded<EvaluateResult> d = decodeEvaluateResult(Json{{"code_hash", "x"}});
   EXPECT_EQ(d.error, "result.device: expected a string, got nothing");
 }

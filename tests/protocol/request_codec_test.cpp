@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <string>
 
 #include "core/protocol/json_codec.h"
 
@@ -90,8 +91,8 @@ TEST(RequestCodec, MinimalRequestsTakeDefaults) {
 
 TEST(RequestCodec, ErrorsNameTheField) {
   struct Case {
-    const char* line;
-    const char* error;
+    std::string line;
+    std::string error;
   };
   const Case cases[] = {
       {R"({"id": "1", "op": "evaluate"})", "evaluate needs \"task\" and \"candidate\""},
@@ -124,6 +125,7 @@ TEST(RequestCodec, ErrorsNameTheField) {
        "options.cpu_pin: expected \"process\", \"thread\" or \"none\", got \"core\""},
       {R"([1, 2])", "message: expected an object, got array"},
       {R"({"id": "1", "op": "hello")", "not valid JSON"},
+      {R"({"id": "1", "op": "hello", "x": )" + std::string(600, '{') + "}", "JSON nested deeper than 512 levels (column 544)"},
   };
   for (const Case& c : cases) {
     Decoded<Request> d = decodeRequest(c.line);
