@@ -106,14 +106,15 @@ class RuntimeChecker {
 };
 
 // The checker for --run, or nullptr without it; a runner that cannot be found is an error (exit 2).
-std::unique_ptr<RuntimeChecker> runtimeChecker(const CheckOptions& options, bool& failed) {
-  failed = false;
+// `failure` says why when it is one.
+std::unique_ptr<RuntimeChecker> runtimeChecker(const CheckOptions& options, std::string& failure) {
+  failure.clear();
   if (!options.run) return nullptr;
   supervisor::RunnerLocation runner = supervisor::findRunner(options.runner);
   if (!runner.found()) {
     std::cerr << "kscope check: error: " << runner.error << "\n";
     raiseExitCode(kExitFailure);
-    failed = true;
+    failure = runner.error;
     return nullptr;
   }
   return std::make_unique<RuntimeChecker>(std::move(runner), options.device);
@@ -192,10 +193,32 @@ void printCandidate(std::ostream& out, const Task& task, const Candidate& c, con
   }
 }
 
+// `check --json` when it stops before checking anything (exit 2): the document still goes to stdout, with
+// `error` saying why (the same message as on stderr), so `kscope check --json f | jq` always has input.
+void printStopped(const CheckOptions& options, const std::string& format, const std::string& error,
+                  std::size_t loadErrors = 0) {
+  if (!options.json) return;
+  const Json out = {{"file", options.corpus.empty() ? options.file : options.corpus},
+                    {"format", format},
+                    {"checked", 0},
+                    {"flagged", 0},
+                    {"errors", loadErrors},
+                    {"error", error},
+                    {"candidates", Json::array()}};
+  std::cout << out.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+}
+
+std::string firstError(const RunFile& run) {
+  for (const LoadIssue& issue : run.issues)
+    if (issue.severity == LoadIssue::Severity::Error) return issue.toString();
+  return "nothing could be read from " + run.path;
+}
+
 void runCheck(const CheckOptions& options) {
   std::string wanted = options.task;
   const LoadedInput input = loadInput(options.file);
-  if (!input.usable) return;
+  if (!input.usable)
+    return printStopped(options, input.run.format, firstError(input.run), input.run.errorCount());
   const RunFile& run = input.run;
   // "1/12" means L1/12; a named key ("LayerNorm", "64x64x64") is taken as the task's own key.
   if (!wanted.empty() && !run.findTask(wanted) && std::isdigit(static_cast<unsigned char>(wanted.front())))
@@ -203,17 +226,18 @@ void runCheck(const CheckOptions& options) {
   if (!wanted.empty()) {
     const Task* found = run.findTask(wanted);
     if (!found) {
-      std::cerr
-          << "kscope: no task " << wanted << " in " << options.file
-          << " (tasks are named like L1/12, or by their own key: LayerNorm, h100_F32F16F16F32/64x64x64)\n";
+      const std::string message =
+          "no task " + wanted + " in " + options.file +
+          " (tasks are named like L1/12, or by their own key: LayerNorm, h100_F32F16F16F32/64x64x64)";
+      std::cerr << "kscope: " << message << "\n";
       raiseExitCode(kExitFailure);
-      return;
+      return printStopped(options, run.format, message, run.errorCount());
     }
     wanted = found->key();
   }
-  bool noRunner = false;
+  std::string noRunner;
   const std::unique_ptr<RuntimeChecker> checker = runtimeChecker(options, noRunner);
-  if (noRunner) return;
+  if (!noRunner.empty()) return printStopped(options, run.format, noRunner);
   std::size_t toRun = 0, ran = 0;
   for (const Task& task : run.tasks)
     if (wanted.empty() || task.key() == wanted)
@@ -343,11 +367,11 @@ void runCorpus(const CheckOptions& options) {
   if (!corpus.error.empty()) {
     std::cerr << "kscope: " << corpus.error << "\n";
     raiseExitCode(kExitFailure);
-    return;
+    return printStopped(options, "corpus", corpus.error);
   }
-  bool noRunner = false;
+  std::string noRunner;
   const std::unique_ptr<RuntimeChecker> checker = runtimeChecker(options, noRunner);
-  if (noRunner) return;
+  if (!noRunner.empty()) return printStopped(options, "corpus", noRunner);
   std::vector<std::vector<Flag>> flags;
   std::string device;  // what the runtime channel ran on
   for (std::size_t i = 0; i < corpus.entries.size(); ++i) {

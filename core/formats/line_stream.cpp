@@ -89,7 +89,7 @@ LineStreamResult streamLines(const std::filesystem::path& path, const LoadOption
     if (firstBlock) {
       firstBlock = false;
       const std::string_view probe(buffer.data(), std::min(filled, kBinaryProbeBytes));
-      if (auto bad = findNonText(probe, /*allowCutEnd=*/filled > probe.size() || !atEnd)) {
+      if (auto bad = looksBinary(probe, /*allowCutEnd=*/filled > probe.size() || !atEnd)) {
         issues.error(0, "binary file: " + bad->what + " at byte " + std::to_string(bad->offset) +
                             "; expected UTF-8 text, one JSON object a line");
         return result;

@@ -15,6 +15,7 @@
 #include "core/formats/kernelbench_reader.h"
 #include "core/formats/line_stream.h"
 #include "core/formats/run_format.h"
+#include "core/formats/spooled_input.h"
 #include "core/formats/utf8.h"
 #include "core/json/json_fields.h"
 
@@ -59,7 +60,7 @@ std::string unknownFormatProblem(const std::filesystem::path& path) {
   if (std::filesystem::file_size(path, ec) == 0 && !ec) return "file is empty";
   const std::string head = firstLinePrefix(path);
   if (head.empty()) return "file holds only blank lines";
-  if (auto bad = findNonText(head, /*allowCutEnd=*/true))
+  if (auto bad = looksBinary(head, /*allowCutEnd=*/true))
     return "binary file: " + bad->what +
            "; expected a CUDA-L1 or kscope-run JSONL file, a KernelBench folder or a .cu file";
   return "unrecognised format: expected a CUDA-L1 release file (JSONL with level_id, task_id, ref_code), a "
@@ -101,6 +102,24 @@ const char* formatName(InputFormat f) {
 }
 
 RunFile loadAny(const std::filesystem::path& path, const LoadOptions& options) {
+  if (needsSpooling(path)) {
+    const SpooledInput spooled(path);
+    RunFile run;
+    if (spooled.copy().empty()) {
+      run.path = path.string();
+      run.format = formatName(InputFormat::Unknown);
+      run.title = path.filename().string();
+      run.issues.push_back(LoadIssue{run.path, 0, "cannot read: " + spooled.problem(), LoadIssue::Severity::Error});
+      return run;
+    }
+    run = loadAny(spooled.copy(), options);
+    // Name the input the user gave, not the copy.
+    const std::string copy = spooled.copy().string();
+    if (run.path == copy) run.path = path.string();
+    for (LoadIssue& issue : run.issues)
+      if (issue.file == copy) issue.file = path.string();
+    return run;
+  }
   switch (detectFormat(path)) {
     case InputFormat::CudaL1Jsonl:
       return readCudaL1(path, options);

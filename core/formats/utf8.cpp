@@ -52,4 +52,20 @@ std::optional<NonTextByte> findNonText(std::string_view bytes, bool allowCutEnd)
   return std::nullopt;
 }
 
+std::optional<NonTextByte> looksBinary(std::string_view bytes, bool allowCutEnd) {
+  std::optional<NonTextByte> first;
+  std::size_t invalid = 0;
+  for (std::size_t at = 0; at < bytes.size();) {
+    const auto bad = findNonText(bytes.substr(at), allowCutEnd);
+    if (!bad) break;
+    NonTextByte found{at + bad->offset, bad->what};
+    if (!first) first = found;
+    if (bytes[found.offset] == '\0') return found;
+    ++invalid;
+    at = found.offset + 1;
+  }
+  if (invalid > 8 && invalid * 64 > bytes.size()) return first;
+  return std::nullopt;
+}
+
 }  // namespace ks

@@ -17,4 +17,10 @@ struct NonTextByte {
 // the bytes are a prefix of something longer.
 std::optional<NonTextByte> findNonText(std::string_view bytes, bool allowCutEnd = false);
 
+// Whether `bytes` (the start of a file) look like a binary file rather than text with a few bad bytes: a
+// NUL byte, or invalid UTF-8 sequences in more than 1 of 64 bytes (and more than 8 of them). A JSONL file
+// with one stray byte is text: its readers skip the line that holds it and load the rest.
+// On a binary verdict, the first offending byte.
+std::optional<NonTextByte> looksBinary(std::string_view bytes, bool allowCutEnd = false);
+
 }  // namespace ks

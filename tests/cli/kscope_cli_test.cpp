@@ -258,6 +258,27 @@ TEST_F(KscopeCli, CheckNeedsAFileOrACorpusButNotBoth) {
   EXPECT_EQ(parse(r)["errors"].size(), 1u);
 }
 
+// Issue 16: `check --json` printed nothing on stdout when it exited 2; docs/cli.md promises JSON always.
+TEST_F(KscopeCli, CheckJsonPrintsADocumentEvenWhenItStops) {
+  Result r = kscope("check --json " + quoted((dir_ / "missing.jsonl").string()));
+  EXPECT_EQ(r.exitCode, 2);
+  json j = parse(r);
+  EXPECT_EQ(j["checked"], 0);
+  EXPECT_NE(j["error"].get<std::string>().find("missing.jsonl: error: cannot read: no such file or folder"),
+            std::string::npos)
+      << r.out;
+  r = kscope("check --corpus " + quoted(dir_.string()) + " --json");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(parse(r)["error"].get<std::string>().find("manifest.json"), std::string::npos) << r.out;
+  const fs::path one = write("one.jsonl", R"({"level_id": 1, "task_id": 1, "ref_code": "x", "custom_code": "y"})"
+                                          "\n");
+  r = kscope("check --json --task L9/9 " + quoted(one.string()));
+  EXPECT_EQ(r.exitCode, 2);
+  j = parse(r);
+  EXPECT_EQ(j["format"], "cuda-l1");
+  EXPECT_TRUE(j["error"].get<std::string>().starts_with("no task L9/9 in ")) << r.out;
+}
+
 TEST_F(KscopeCli, ImportWritesARunWithTheSameStatistics) {
   REQUIRE_CUDA_L1();
   const fs::path out = dir_ / "cuda-l1.kscope.jsonl";

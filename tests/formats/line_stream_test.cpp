@@ -76,12 +76,23 @@ TEST(LineStream, OverlongLineIsSkippedWithAnIssue) {
   EXPECT_EQ(s.issues[1].line, 5);
 }
 
-TEST(LineStream, InvalidUtf8NearTheStartIsBinary) {
+// Issue 16: one stray byte on line 2 used to reject the whole file as binary while the same byte on line
+// 200 skipped one line. Now a few bad bytes are text (the JSON reader skips their lines) wherever they are.
+TEST(LineStream, AFewInvalidUtf8BytesAreTextWhereverTheyAre) {
   test::TempDir dir;
-  const Streamed s = stream(dir.write("latin1.txt", "caf\xe9\n"));
+  const Streamed s = stream(dir.write("latin1.txt", "caf\xe9\nok\n"));
+  EXPECT_TRUE(s.issues.empty());
+  EXPECT_EQ(s.texts, (std::vector<std::string>{"caf\xe9", "ok"}));
+}
+
+TEST(LineStream, MostlyInvalidUtf8IsBinary) {
+  test::TempDir dir;
+  std::string latin1;
+  for (int i = 0; i < 200; ++i) latin1 += "\xe9t\xe9 ";
+  const Streamed s = stream(dir.write("latin1.txt", latin1 + "\n"));
   ASSERT_EQ(s.issues.size(), 1u);
   EXPECT_EQ(s.issues[0].message,
-            "binary file: an invalid UTF-8 byte 0xe9 at byte 3; expected UTF-8 text, one JSON object a line");
+            "binary file: an invalid UTF-8 byte 0xe9 at byte 0; expected UTF-8 text, one JSON object a line");
   EXPECT_TRUE(s.texts.empty());
 }
 

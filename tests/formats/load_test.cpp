@@ -1,6 +1,11 @@
 #include "core/formats/load.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <string>
+#include <thread>
 
 #include "core/formats/run_format.h"
 #include "tests/formats/shared_data.h"
@@ -73,6 +78,60 @@ TEST(LoadAny, UnloadableInputsSayWhy) {
       "folder is not a KernelBench task folder (level1/, level2/, ... or a folder named levelN), a "
       "CUDA-L2 release (kernels/<gpu>_<ACC>/M_N_K.cu and eval_results/) nor a good-kernels folder (task "
       "folders with ref.py and src.py)");
+}
+
+// Issue 16: the same stray byte on line 2 or on line 200 of a 250-line CUDA-L1 file skips that line only.
+TEST(LoadAny, AStrayByteSkipsItsLineWhereverItIs) {
+  test::TempDir dir;
+  auto row = [](int task) {
+    return R"({"level_id": 1, "task_id": )" + std::to_string(task) +
+           R"(, "ref_code": "x", "custom_code": "y", "score_default": 1.5})";
+  };
+  for (int badLine : {2, 200}) {
+    std::string text;
+    for (int line = 1; line <= 250; ++line) {
+      std::string r = row(line);
+      if (line == badLine) r.replace(r.find("\"y\""), 3, "\"\xff\"");
+      text += r + "\n";
+    }
+    const std::string name = "stray" + std::to_string(badLine) + ".jsonl";
+    const RunFile run = loadAny(dir.write(name, text));
+    EXPECT_EQ(run.format, "cuda-l1");
+    EXPECT_EQ(run.tasks.size(), 249u) << "bad byte on line " << badLine;
+    ASSERT_EQ(run.issues.size(), 1u) << "bad byte on line " << badLine;
+    EXPECT_EQ(run.issues[0].line, badLine);
+  }
+}
+
+// Issue 16: a pipe, FIFO or /dev/stdin was opened twice (format detection, then the reader) and came out
+// as "unrecognised format"; /proc files said "file is empty". They are read once, and named as given.
+TEST(LoadAny, AFifoIsReadOnceAndNamedAsGiven) {
+  test::TempDir dir;
+  const std::filesystem::path fifo = dir.path() / "run.jsonl";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string text = R"({"level_id": 1, "task_id": 1, "ref_code": "x", "score_default": 2.0})"
+                           "\n{broken\n"
+                           R"({"level_id": 1, "task_id": 2, "ref_code": "x", "score_default": 3.0})"
+                           "\n";
+  std::thread writer([&] {
+    std::ofstream out(fifo);
+    out << text;
+  });
+  const RunFile run = loadAny(fifo);
+  writer.join();
+  EXPECT_EQ(run.format, "cuda-l1");
+  EXPECT_EQ(run.path, fifo.string());
+  EXPECT_EQ(run.tasks.size(), 2u);
+  ASSERT_EQ(run.issues.size(), 1u);
+  EXPECT_EQ(run.issues[0].file, fifo.string());
+  EXPECT_EQ(run.issues[0].line, 2);
+}
+
+TEST(LoadAny, ProcFilesAreReadNotCalledEmpty) {
+  const RunFile run = loadAny("/proc/self/status");
+  ASSERT_EQ(run.issues.size(), 1u);
+  EXPECT_EQ(run.issues[0].file, "/proc/self/status");
+  EXPECT_TRUE(run.issues[0].message.starts_with("unrecognised format")) << run.issues[0].message;
 }
 
 // A binary file handed to a JSONL reader directly: one issue, not one per line.
