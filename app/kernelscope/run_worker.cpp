@@ -1,7 +1,5 @@
 #include "app/kernelscope/run_worker.h"
 
-#include <unistd.h>
-
 #include <cstdint>
 
 #include "core/protocol/json_codec.h"
@@ -10,16 +8,6 @@
 #include "core/supervisor/supervisor_options.h"
 
 namespace ks {
-namespace {
-
-std::uint64_t physicalMemoryBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long pageSize = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && pageSize > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize)
-                                   : std::uint64_t(8) << 30;
-}
-
-}  // namespace
 
 RunWorker::RunWorker(std::filesystem::path runner, std::filesystem::path storePath)
     : m_runner(std::move(runner)), m_storePath(std::move(storePath)) {}
@@ -28,8 +16,8 @@ RunWorker::~RunWorker() = default;
 
 supervisor::RunnerSupervisor& RunWorker::supervisor(const RunLimits& limits) {
   if (!m_supervisor || limits != m_limits) {
-    const auto memory = limits.memoryGiB > 0 ? static_cast<std::uint64_t>(limits.memoryGiB * (1 << 30))
-                                             : physicalMemoryBytes() / 4 * 3;
+    const auto memory =
+        supervisor::chooseMemoryLimit(limits.memoryGiB > 0 ? limits.memoryGiB * 1024 : -1, 1, "Memory").bytes;
     supervisor::SupervisorOptions options = supervisor::clientSupervisorOptions(m_runner, "", memory);
     options.maxPhaseSeconds = limits.phaseSeconds;
     auto fresh = std::make_unique<supervisor::RunnerSupervisor>(options);

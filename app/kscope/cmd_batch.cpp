@@ -40,6 +40,7 @@
 #include "core/supervisor/phase_times.h"
 #include "core/supervisor/runner_location.h"
 #include "core/supervisor/runner_supervisor.h"
+#include "core/supervisor/supervisor_options.h"
 
 namespace ks::cli {
 namespace {
@@ -51,7 +52,7 @@ struct BatchOptions {
   std::vector<std::string> tasks;
   int jobs = int(std::max(1u, std::thread::hardware_concurrency()));
   int trials = 0, seeds = 0;
-  double memoryLimitMiB = 0;
+  double memoryLimitMiB = -1;  // < 0: supervisor::chooseMemoryLimit's default; 0: none
   int timingJobs = 1;  // runners evaluating at once in the timing stage, sharing the GPU
   bool noStore = false, noPrebuild = false, buildOnly = false;
   bool repair = false;  // --repair: every candidate's repaired program runs (candidate_repair.h)
@@ -392,8 +393,10 @@ int runBatch(const BatchOptions& o) {
   Sinks sinks;
   if (!openSinks(o, sinks)) return kExitFailure;
 
-  auto supervisorOptions = supervisor::clientSupervisorOptions(runner.path, o.device,
-                                                               std::uint64_t(o.memoryLimitMiB * 1024 * 1024));
+  const supervisor::ChosenMemoryLimit memory =
+      supervisor::chooseMemoryLimit(o.memoryLimitMiB, std::max(o.jobs, o.timingJobs));
+  std::cerr << "kscope batch: memory limit per runner " << memory.why << "\n";
+  auto supervisorOptions = supervisor::clientSupervisorOptions(runner.path, o.device, memory.bytes);
   // Never started: the stages run their own runners (runner_pool.h) and cancel them on an interrupt; this
   // one gives InterruptCancel something to hold while it catches SIGINT and SIGTERM.
   supervisor::RunnerSupervisor idle(supervisorOptions);
@@ -445,8 +448,9 @@ void addBatchCommand(CLI::App& app) {
   command->add_option("--trials", o->trials, "Timed trials per model (default 50 on cuda, 10 on cpu)")
       ->check(CLI::PositiveNumber);
   command->add_option("--seeds", o->seeds, "Correctness seeds (default 5)")->check(CLI::PositiveNumber);
-  command->add_option("--memory-limit", o->memoryLimitMiB, "Stop the runner past this much memory, MiB")
-      ->check(CLI::PositiveNumber);
+  command->add_option("--memory-limit", o->memoryLimitMiB, "Stop the runner past this much resident memory, MiB (default: 3/4 of this machine's "
+                      "memory; 0: no limit)")
+      ->check(CLI::NonNegativeNumber);
   command->add_flag("--no-prebuild", o->noPrebuild,
                     "No build stage: the timing runner builds each candidate when it gets to it");
   command

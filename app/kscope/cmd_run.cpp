@@ -30,6 +30,7 @@
 #include "core/supervisor/phase_times.h"
 #include "core/supervisor/runner_location.h"
 #include "core/supervisor/runner_supervisor.h"
+#include "core/supervisor/supervisor_options.h"
 #include "core/supervisor/server_client.h"
 #include "core/supervisor/server_socket.h"
 
@@ -43,7 +44,7 @@ constexpr int kExitCorrect = 0, kExitIncorrect = 1, kExitError = 2;
 struct RunOptions {
   std::string file, task, candidate, code, device, runner, store;
   int trials = 0, seeds = 0;
-  double memoryLimitMiB = 0;
+  double memoryLimitMiB = -1;  // < 0: supervisor::chooseMemoryLimit's default; 0: none
   bool json = false, noStore = false, keepScratch = false, noServer = false;
   bool repair = false;  // --repair: run the repaired program (candidate_repair.h)
   std::string arch;     // --arch: what arch-flag repairs write (default: this machine's GPU)
@@ -275,7 +276,8 @@ int runOne(const RunOptions& o) {
     std::cerr << "kscope run: error: " << runner.error << "\n";
     return kExitError;
   }
-  const auto memoryBytes = std::uint64_t(o.memoryLimitMiB * 1024 * 1024);
+  const supervisor::ChosenMemoryLimit memory = supervisor::chooseMemoryLimit(o.memoryLimitMiB);
+  const auto memoryBytes = memory.bytes;
   // A `kscope serve` for the same runner, device and memory limit answers with its warm runner; otherwise
   // this call starts (and ends) a runner of its own. --keep-scratch needs our own runner's scratch folders.
   std::unique_ptr<supervisor::RunnerClient> client;
@@ -295,7 +297,8 @@ int runOne(const RunOptions& o) {
   supervisor::InterruptCancel interrupts(*client);
   const bool tty = isatty(STDERR_FILENO);
   std::cerr << "kscope run: " << task->key() << " " << chosen->candidate.id << " (" << chosen->where << ")"
-            << (server.empty() ? "" : " on the runner of kscope serve (" + server + ")") << "\n";
+            << (server.empty() ? "" : " on the runner of kscope serve (" + server + ")") << "; memory limit "
+            << memory.why << "\n";
   supervisor::PhaseTimes phaseTimes;
   supervisor::RequestOutcome outcome =
       client->request(std::get<protocol::Request>(std::move(request)), [&](const protocol::Event& event) {
@@ -336,6 +339,7 @@ int runOne(const RunOptions& o) {
     if (repaired) out["repair"] = repairJson(*repaired);
     out["phase_seconds"] = phaseTimes.finish();
     out["server"] = server.empty() ? Json(nullptr) : Json(server);
+    out["memory_limit"] = {{"mib", memory.bytes >> 20}, {"why", memory.why}};
     out["event"] = endEvent;
     out["stored"] = stored ? Json{{"path", stored->first}, {"id", stored->second}} : Json(nullptr);
     std::cout << out.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
@@ -374,8 +378,9 @@ void addRunCommand(CLI::App& app) {
   command->add_option("--trials", o->trials, "Timed trials per model (default 50 on cuda, 10 on cpu)")
       ->check(CLI::PositiveNumber);
   command->add_option("--seeds", o->seeds, "Correctness seeds (default 5)")->check(CLI::PositiveNumber);
-  command->add_option("--memory-limit", o->memoryLimitMiB, "Stop the runner past this much memory, MiB")
-      ->check(CLI::PositiveNumber);
+  command->add_option("--memory-limit", o->memoryLimitMiB, "Stop the runner past this much resident memory, MiB (default: 3/4 of this machine's "
+                      "memory; 0: no limit)")
+      ->check(CLI::NonNegativeNumber);
   command->add_option("--runner", o->runner,
                       "kscope-runner executable (default: next to kscope, $KSCOPE_RUNNER)");
   auto* store = command->add_option("--store", o->store, "Results database (default: docs/store-schema.md)");

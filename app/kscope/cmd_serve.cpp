@@ -19,7 +19,7 @@ namespace {
 
 struct ServeOptions {
   std::string device, runner;
-  double memoryLimitMiB = 0;
+  double memoryLimitMiB = -1;  // < 0: supervisor::chooseMemoryLimit's default; 0: none
   double idleExitSeconds = 1800;
   bool noWarmUp = false, printSocket = false;
 };
@@ -43,7 +43,8 @@ int serve(const ServeOptions& o) {
     std::cerr << "kscope serve: error: " << runner.error << "\n";
     return kExitFailure;
   }
-  const auto memoryBytes = std::uint64_t(o.memoryLimitMiB * 1024 * 1024);
+  const supervisor::ChosenMemoryLimit memory = supervisor::chooseMemoryLimit(o.memoryLimitMiB);
+  const auto memoryBytes = memory.bytes;
   const auto socket = supervisor::serverSocketPath(runner.path, o.device, memoryBytes);
   if (o.printSocket) {
     std::cout << socket.string() << "\n";
@@ -57,8 +58,8 @@ int serve(const ServeOptions& o) {
   std::cout << timestamp() << " kscope serve: runner " << runner.path.string()
             << (o.device.empty() ? "" : ", device " + o.device) << "; `kscope run`"
             << (o.device.empty() ? "" : " --device " + o.device)
-            << (o.memoryLimitMiB > 0 ? " --memory-limit " + std::to_string(int(o.memoryLimitMiB)) : "")
-            << " uses it" << std::endl;
+            << (o.memoryLimitMiB >= 0 ? " --memory-limit " + std::to_string(int(o.memoryLimitMiB)) : "")
+            << " uses it; memory limit " << memory.why << std::endl;
   running = &server;
   struct sigaction action {
   }, previousInt{}, previousTerm{};
@@ -81,8 +82,9 @@ void addServeCommand(CLI::App& app) {
       "serve", "Keep a warm kscope-runner for `kscope run` (re-times without start-up); Ctrl-C stops it");
   command->add_option("--device", o->device, "cpu or cuda: serves `kscope run` calls given the same --device")
       ->check(CLI::IsMember({"cpu", "cuda"}));
-  command->add_option("--memory-limit", o->memoryLimitMiB, "Stop the runner past this much memory, MiB")
-      ->check(CLI::PositiveNumber);
+  command->add_option("--memory-limit", o->memoryLimitMiB, "Stop the runner past this much resident memory, MiB (default: 3/4 of this machine's "
+                      "memory; 0: no limit)")
+      ->check(CLI::NonNegativeNumber);
   command->add_option("--runner", o->runner,
                       "kscope-runner executable (default: next to kscope, $KSCOPE_RUNNER)");
   command

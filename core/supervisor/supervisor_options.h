@@ -50,4 +50,17 @@ namespace ks::supervisor {
 SupervisorOptions clientSupervisorOptions(const std::filesystem::path& runner, const std::string& device,
                                           std::uint64_t memoryLimitBytes);
 
+// The memory limit a runner runs under, and why, in one place for the CLI and the GUI. A runner always has
+// one unless the user turns it off: by default three quarters of this machine's memory, shared among the
+// `runners` that may run at once (kscope batch --jobs), and never below 2 GiB (torch and a CUDA context
+// alone hold about 1.5 GiB).
+struct ChosenMemoryLimit {
+  std::uint64_t bytes = 0;  // 0: no limit
+  std::string why;          // "12288 MiB (default: 3/4 of this machine's 16384 MiB)", "4096 MiB (--memory-limit)"
+};
+// `requestedMiB` < 0: the default; 0: no limit; > 0: that many MiB. `option` names the setting in `why`.
+ChosenMemoryLimit chooseMemoryLimit(double requestedMiB, int runners = 1,
+                                    const std::string& option = "--memory-limit");
+std::uint64_t physicalMemoryBytes();  // of this machine; 8 GiB when the system does not say
+
 }  // namespace ks::supervisor

@@ -168,6 +168,11 @@ TEST_F(KscopeRunCli, ServeKeepsARunnerUpThatRunUsesAndACrashDoesNotEnd) {
   const json j = parse(first);
   ASSERT_TRUE(j["server"].is_string()) << j.dump();
   EXPECT_NE(first.err.find("on the runner of kscope serve"), std::string::npos) << first.err;
+  // A runner always has a memory limit, and the result says which and why (issue 16).
+  EXPECT_GT(j["memory_limit"]["mib"].get<std::uint64_t>(), 2000u) << j.dump();
+  EXPECT_TRUE(j["memory_limit"]["why"].get<std::string>().find("(default: 3/4 of this machine's") !=
+              std::string::npos)
+      << j.dump();
   EXPECT_EQ(j["outcome"], "correct");
   const json& result = j["event"]["result"];
   EXPECT_EQ(result["timing"]["trials"], 3);
