@@ -20,10 +20,14 @@ std::string trimmed(const std::string& s) {
   return s.substr(first, s.find_last_not_of(" \n\t") - first + 1);
 }
 
-// "128" or "128 / 256" when the source writes several values.
+// "128" or "128 / 256" when the source writes several values; a name (a template parameter such as
+// "Stages") only when no number is written.
 std::string values(const TileConfig& config, std::string_view name) {
+  const std::vector<const TileParameter*> all = config.all(name);
+  const bool numbers = std::any_of(all.begin(), all.end(), [](const TileParameter* p) { return p->number.has_value(); });
   std::string text;
-  for (const TileParameter* p : config.all(name)) text += (text.empty() ? "" : " / ") + p->value;
+  for (const TileParameter* p : all)
+    if (!numbers || p->number) text += (text.empty() ? "" : " / ") + p->value;
   return text;
 }
 
