@@ -171,7 +171,13 @@ void ShapeMapView::rebuild() {
   QString note = measured ? tr("<b>Measured here</b> against each task's reference (torch.matmul as this "
                                "machine runs it), newest run of the recorded kernel")
                           : tr("<b>Recorded</b> speedup over <b>%1</b>").arg(series(baseline, mode).toHtmlEscaped());
-  note += tr(" · %1 · M down, N across").arg(counted(cells, tr("shape"), tr("shapes")));
+  if (ks.size() == 1 && map->ks().size() > 1)
+    note += tr(" · %1 of K = %2 (%3 in all) · M down, N across")
+                .arg(counted(static_cast<qsizetype>(map->cellsOfK(ks.front()).size()), tr("shape"), tr("shapes")))
+                .arg(ks.front())
+                .arg(cells);
+  else
+    note += tr(" · %1 · M down, N across").arg(counted(cells, tr("shape"), tr("shapes")));
   if (map->emptyCount() > 0)
     note += tr(" · %1 without a number (empty)").arg(map->emptyCount());
   if (map->untrustedCount() > 0)
