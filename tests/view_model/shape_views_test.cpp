@@ -169,6 +169,23 @@ TEST(ShapeMapTrust, AFallbackOrARuntimeHackIsNeverColouredAsAWin) {
   EXPECT_DOUBLE_EQ(*measured.cellOfRow(2)->measured, 3.0);
 }
 
+TEST(ShapeMap, AMeasurementTheFileCarriesIsTheMeasuredNumberUntilAReRunReplacesIt) {
+  RunFile file;
+  file.tasks = {gemmTask(64, 64, 64, 3.0)};
+  Measurement& m = file.tasks[0].candidates[0].measurements.emplace_back();
+  m.origin = "measured";
+  m.speedup = 1.5;
+  const LoadedRun run(file);
+  const ShapeMap fromFile(run, nullptr, "torch.matmul", "offline", ShapeMap::Source::Measured);
+  EXPECT_DOUBLE_EQ(*fromFile.cellOfRow(0)->value, 1.5);
+  MeasuredHistory history(1);
+  history.add(0, {test::timedRun(2.5), true});
+  const ShapeMap reRun(run, &history, "torch.matmul", "offline", ShapeMap::Source::Measured);
+  EXPECT_DOUBLE_EQ(*reRun.cellOfRow(0)->value, 2.5);
+  // The recorded map still shows the claim.
+  EXPECT_DOUBLE_EQ(*ShapeMap(run, &history, "torch.matmul", "offline", ShapeMap::Source::Recorded).cellOfRow(0)->value, 3.0);
+}
+
 TEST(ShapeMapTrust, ABenignStaticFallbackFlagAloneLeavesTheNumberTrusted) {
   RunFile file;
   file.tasks = {gemmTask(64, 64, 64, 3.0)};

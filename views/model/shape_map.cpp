@@ -96,6 +96,9 @@ ShapeMap::ShapeMap(const LoadedRun& run, const MeasuredHistory* history, const s
                                    : measured->row.outcome.empty() ? "failed"
                                                                   : measured->row.outcome;
           if (!measured->row.errorKind.empty()) cell.measuredProblem += ": " + measured->row.errorKind;
+        } else {  // a run file may carry what KernelScope measured before (origin "measured"): the last one
+          for (const Measurement& m : c->measurements)
+            if (m.origin == "measured" && m.baseline == "default" && m.speedup) cell.measured = m.speedup;
         }
         const SpeedupTrust trust = speedupTrust(run, history, row);
         cell.trusted = trust.trusted;

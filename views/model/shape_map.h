@@ -55,7 +55,9 @@ class ShapeMap {
     int row = -1;  // the LoadedRun row (the task's first candidate)
     std::int64_t m = 0, n = 0, k = 0;
     std::optional<double> recorded;  // against the chosen baseline and mode
-    std::optional<double> measured;  // the newest correct, timed run of the recorded program
+    // The newest correct, timed run of the recorded program; without one, the last measurement the file
+    // carries with origin "measured" against "default" (the task's reference).
+    std::optional<double> measured;
     std::string measuredProblem;     // why a re-run gave no number ("incorrect", "error: build"); "" if none
     bool trusted = true;             // speedupTrust
     std::vector<std::string> distrust;
