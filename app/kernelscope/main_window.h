@@ -109,7 +109,7 @@ class MainWindow : public QMainWindow {
   void showFlags(const std::shared_ptr<const LoadedRun>& run);
   void updateStatus();
   void updateTitle();
-  void updateGemmTabs();  // the Shapes and Roofline tabs, shown for runs with GEMM tasks
+  void updateGemmTabs();    // the Shapes and Roofline tabs, shown for runs with GEMM tasks
   void selectRow(int row);  // a view's click on a task: the task list selects it
   void rebuildRecentMenu();
   void showLoadFailure(const QString& path, const QString& message);

@@ -131,7 +131,8 @@ void MainWindow::createMenus() {
   sync->setCheckable(true);
   sync->setChecked(m_code->isSyncScrolling());
   connect(sync, &QAction::toggled, m_code, &CodeCompareView::setSyncScrolling);
-  QAction* resetShapes = view->addAction(tr("R&eset Shape Map Choices"), m_shapes, &ShapeMapView::resetChoices);
+  QAction* resetShapes =
+      view->addAction(tr("R&eset Shape Map Choices"), m_shapes, &ShapeMapView::resetChoices);
   resetShapes->setObjectName(QStringLiteral("resetShapesAction"));
   resetShapes->setStatusTip(tr("Recorded speedups over the run's first baseline and mode, every K"));
   QMenu* panels = view->addMenu(tr("&Panels"));
@@ -230,9 +231,10 @@ void MainWindow::showPane(Pane pane) {
   if (pane == Pane::Shapes || pane == Pane::Roofline) {
     QWidget* tab = pane == Pane::Shapes ? static_cast<QWidget*>(m_shapes) : m_roofline;
     if (!m_center->isTabVisible(m_center->indexOf(tab))) {
-      m_status->showMessage(m_open->run() ? tr("The open run has no GEMM tasks: the shape map and the roofline "
-                                               "show matrix-multiply releases (CUDA-L2)")
-                                          : tr("Open a CUDA-L2 release to see the shape map and the roofline"),
+      m_status->showMessage(m_open->run()
+                                ? tr("The open run has no GEMM tasks: the shape map and the roofline "
+                                     "show matrix-multiply releases (CUDA-L2)")
+                                : tr("Open a CUDA-L2 release to see the shape map and the roofline"),
                             6000);
       return;
     }

@@ -33,8 +33,8 @@ std::shared_ptr<const LoadedRun> release() {
   return run;
 }
 
-#define NEED_RELEASE()                                                                                  \
-  const std::shared_ptr<const LoadedRun> run = release();                                              \
+#define NEED_RELEASE()                                    \
+  const std::shared_ptr<const LoadedRun> run = release(); \
   if (!run) GTEST_SKIP() << "the CUDA-L2 release is not at " << kRelease.string() << " (../shared)"
 
 // A GEMM task of the given shape with one candidate recording `speedup` against torch.matmul (offline).
@@ -144,8 +144,8 @@ TEST(ShapeMapTrust, AFallbackOrARuntimeHackIsNeverColouredAsAWin) {
   MeasuredHistory history(run.rowCount());
   // Row 0: its kernel failed to build, the program caught it and ran torch: 3× measured is the fallback's.
   runs::MeasuredRun fellBack = test::timedRun(3.0);
-  fellBack.result->build.extensions.push_back(
-      protocol::ExtensionBuild{.name = "gemm_ext", .program = "candidate", .ok = false, .error = "nvcc: error"});
+  fellBack.result->build.extensions.push_back(protocol::ExtensionBuild{
+      .name = "gemm_ext", .program = "candidate", .ok = false, .error = "nvcc: error"});
   history.add(0, {fellBack, true});
   // Row 1: the probes caught a hack at run time.
   history.add(1, {test::timedRun(3.0, "sha256:recorded",
@@ -183,7 +183,9 @@ TEST(ShapeMap, AMeasurementTheFileCarriesIsTheMeasuredNumberUntilAReRunReplacesI
   const ShapeMap reRun(run, &history, "torch.matmul", "offline", ShapeMap::Source::Measured);
   EXPECT_DOUBLE_EQ(*reRun.cellOfRow(0)->value, 2.5);
   // The recorded map still shows the claim.
-  EXPECT_DOUBLE_EQ(*ShapeMap(run, &history, "torch.matmul", "offline", ShapeMap::Source::Recorded).cellOfRow(0)->value, 3.0);
+  EXPECT_DOUBLE_EQ(
+      *ShapeMap(run, &history, "torch.matmul", "offline", ShapeMap::Source::Recorded).cellOfRow(0)->value,
+      3.0);
 }
 
 TEST(ShapeMapTrust, ABenignStaticFallbackFlagAloneLeavesTheNumberTrusted) {

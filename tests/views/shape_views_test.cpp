@@ -1,12 +1,9 @@
 // The Shapes and Roofline tabs and the GEMM header of the code view on the real CUDA-L2 release (skipped
 // with the reason when it is not at ../shared): shown only for runs with GEMM tasks, choices filled from the
 // data and remembered, a click on a cell selects its task in the OpenRun, usable at 1024×700; and their
-// screenshots (suite Screenshots, written into <build>/screenshots like the others; docs/screenshots/update.sh
-// copies them into docs/screenshots).
+// screenshots (suite Screenshots, written into <build>/screenshots like the others;
+// docs/screenshots/update.sh copies them into docs/screenshots).
 #include <gtest/gtest.h>
-
-#include <algorithm>
-#include <cstdio>
 
 #include <QAction>
 #include <QChart>
@@ -16,17 +13,19 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QSettings>
-#include <QTabWidget>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTest>
 #include <QToolButton>
+#include <algorithm>
+#include <cstdio>
 
 #include "app/kernelscope/main_window.h"
 #include "core/formats/load.h"
 #include "tests/view_model/synthetic_run.h"
 #include "views/charts/roofline_view.h"
-#include "views/model/measured_history.h"
 #include "views/model/loaded_run.h"
+#include "views/model/measured_history.h"
 #include "views/model/open_run.h"
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/gemm_task_header.h"
@@ -47,8 +46,8 @@ std::shared_ptr<const LoadedRun> release() {
   return run;
 }
 
-#define NEED_RELEASE()                                                                                  \
-  const std::shared_ptr<const LoadedRun> run = release();                                              \
+#define NEED_RELEASE()                                    \
+  const std::shared_ptr<const LoadedRun> run = release(); \
   if (!run) GTEST_SKIP() << "the CUDA-L2 release is not at " << kRelease.toStdString() << " (../shared)"
 
 QTabWidget* centerTabs(MainWindow& w) { return w.findChild<QTabWidget*>(QStringLiteral("centerTabs")); }
@@ -71,8 +70,10 @@ TEST(ShapeViews, ShownOnlyForRunsWithGemmTasks) {
   window.showRun(QStringLiteral("/tmp/synthetic-run.jsonl"), test::syntheticRun());
   EXPECT_FALSE(tabShown(window, window.shapeMapView()));
   EXPECT_FALSE(window.shapeMapView()->hasGemmTasks());
-  EXPECT_TRUE(window.shapeMapView()->findChild<QLabel*>(QStringLiteral("shapeNote"))->text().contains(
-      QStringLiteral("no GEMM tasks")));
+  EXPECT_TRUE(window.shapeMapView()
+                  ->findChild<QLabel*>(QStringLiteral("shapeNote"))
+                  ->text()
+                  .contains(QStringLiteral("no GEMM tasks")));
   // Ctrl+7 on a run without GEMM tasks leaves the tab where it was and says why (in the status bar).
   window.showPane(MainWindow::Pane::Shapes);
   EXPECT_NE(centerTabs(window)->currentWidget(), window.shapeMapView());
@@ -116,7 +117,8 @@ TEST(ShapeViews, ChoicesComeFromTheDataAndAClickSelectsTheTask) {
   GemmTaskHeader* header = window.codeView()->gemmHeader();
   EXPECT_FALSE(header->isHidden());
   EXPECT_TRUE(header->summary()->text().contains(QStringLiteral("M 4096 × N 1024 × K 256")));
-  EXPECT_TRUE(header->tiles()->text().contains(QStringLiteral("BM"))) << header->tiles()->text().toStdString();
+  EXPECT_TRUE(header->tiles()->text().contains(QStringLiteral("BM")))
+      << header->tiles()->text().toStdString();
 
   // One K large: the cell grows.
   shapes->kChoice()->setCurrentIndex(shapes->kChoice()->findData(QStringLiteral("256")));
@@ -136,7 +138,8 @@ TEST(ShapeViews, ChoicesAreRememberedAndReset) {
     MainWindow window;
     window.showRun(kRelease, run);
     ShapeMapView* shapes = window.shapeMapView();
-    shapes->baselineChoice()->setCurrentIndex(shapes->baselineChoice()->findData(QStringLiteral("cuBLAS-max")));
+    shapes->baselineChoice()->setCurrentIndex(
+        shapes->baselineChoice()->findData(QStringLiteral("cuBLAS-max")));
     shapes->modeChoice()->setCurrentIndex(shapes->modeChoice()->findData(QStringLiteral("server")));
     shapes->kChoice()->setCurrentIndex(shapes->kChoice()->findData(QStringLiteral("4096")));
     window.close();  // saves the settings
@@ -184,12 +187,14 @@ TEST(ShapeViews, AReRunOnTheGpuFillsTheMeasuredMapAndPlacesARooflinePointThatSel
   RooflineView* roofline = window.rooflineView();
   ASSERT_EQ(roofline->roofline().points.size(), 2u);
   EXPECT_NEAR(roofline->roofline().points[0].tflops, 137.4, 0.05);
-  EXPECT_TRUE(roofline->note()->text().contains(QStringLiteral("1 shape placed"))) << roofline->note()->text().toStdString();
+  EXPECT_TRUE(roofline->note()->text().contains(QStringLiteral("1 shape placed")))
+      << roofline->note()->text().toStdString();
   window.showPane(MainWindow::Pane::Roofline);
   QApplication::processEvents();
   const RooflinePoint& p = roofline->roofline().points[0];
   QChart* chart = roofline->chartView()->chart();
-  const QPointF at = roofline->chartView()->mapFromScene(chart->mapToScene(chart->mapToPosition(QPointF(p.intensity, p.tflops))));
+  const QPointF at = roofline->chartView()->mapFromScene(
+      chart->mapToScene(chart->mapToPosition(QPointF(p.intensity, p.tflops))));
   QTest::mouseClick(roofline->chartView()->viewport(), Qt::LeftButton, {}, at.toPoint());
   EXPECT_EQ(window.openRun()->currentRow(), row);
 }
@@ -217,7 +222,8 @@ TEST(Screenshots, ShapeMapAndRooflineOnTheCudaL2Release) {
   for (int r = 0; r < window.run()->rowCount(); ++r)
     hackRows += std::any_of(window.run()->flags(r).begin(), window.run()->flags(r).end(),
                             [](const Flag& f) { return f.severity == FlagSeverity::Hack; });
-  std::printf("CUDA-L2 release: %d of %d kernels with a static hack flag\n", hackRows, window.run()->rowCount());
+  std::printf("CUDA-L2 release: %d of %d kernels with a static hack flag\n", hackRows,
+              window.run()->rowCount());
   EXPECT_EQ(window.shapeMapView()->map()->untrustedCount(), hackRows);
   const int row = window.run()->findRow("h100_F32F16F16F32/4096x1024x256", "");
   ASSERT_GE(row, 0);

@@ -66,10 +66,11 @@ void RooflineView::rebuild() {
   m_roofline = run ? buildRoofline(*run, m_open->history().get()) : Roofline{};
   m_current = nullptr;
   const Roofline& r = m_roofline;
-  QChart* chart = chart::makeChart(r.gemmTasks > 0 ? tr("Roofline — %1 timed of %2")
-                                                         .arg(r.timedTasks)
-                                                         .arg(counted(r.gemmTasks, tr("GEMM task"), tr("GEMM tasks")))
-                                                   : tr("Roofline"));
+  QChart* chart =
+      chart::makeChart(r.gemmTasks > 0 ? tr("Roofline — %1 timed of %2")
+                                             .arg(r.timedTasks)
+                                             .arg(counted(r.gemmTasks, tr("GEMM task"), tr("GEMM tasks")))
+                                       : tr("Roofline"));
   QChart* old = m_view->chart();
   m_view->setChart(chart);
   delete old;
@@ -101,7 +102,8 @@ void RooflineView::rebuild() {
   }
   if (!(yhi > 0)) yhi = 1000;
   if (!std::isfinite(ylo) || !(ylo > 0)) ylo = yhi / 1e4;
-  auto* x = logAxis(xlo / 1.5, xhi * 1.5, tr("arithmetic intensity (FLOP/byte: 2·M·N·K over A, B read and C written)"));
+  auto* x = logAxis(xlo / 1.5, xhi * 1.5,
+                    tr("arithmetic intensity (FLOP/byte: 2·M·N·K over A, B read and C written)"));
   auto* y = logAxis(ylo, yhi, tr("achieved TFLOP/s (2·M·N·K / time)"));
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
@@ -121,7 +123,8 @@ void RooflineView::rebuild() {
                       .arg(q(r.accumulatorType.empty() ? std::string("fp32") : r.accumulatorType)));
     const double left = x->min(), right = x->max();
     if (ridge > left) *roof << QPointF(left, ceil->bandwidthTBs * left);
-    *roof << QPointF(std::clamp(ridge, left, right), ceil->attainableTflops(std::clamp(ridge, left, right), r.accumulatorType))
+    *roof << QPointF(std::clamp(ridge, left, right),
+                     ceil->attainableTflops(std::clamp(ridge, left, right), r.accumulatorType))
           << QPointF(right, ceil->attainableTflops(right, r.accumulatorType));
     roof->setPen(QPen(QColor(0x30, 0x30, 0x30), 2));
     attach(roof);
@@ -148,7 +151,9 @@ void RooflineView::rebuild() {
     s->setBorderColor(s->color().darker(140));
   }
   for (const RooflinePoint& p : r.points) {
-    QScatterSeries* s = p.program == RooflinePoint::Program::Reference ? references : p.trusted ? kernels : untrusted;
+    QScatterSeries* s = p.program == RooflinePoint::Program::Reference ? references
+                        : p.trusted                                    ? kernels
+                                                                       : untrusted;
     s->append(p.intensity, p.tflops);
   }
   m_current = new QScatterSeries;
@@ -175,22 +180,25 @@ void RooflineView::rebuild() {
     connect(s, &QScatterSeries::hovered, this, [this, run](const QPointF& at, bool on) {
       if (!on) return QToolTip::hideText();
       for (const RooflinePoint& p : m_roofline.points) {
-        if (std::abs(std::log10(p.intensity / at.x())) > 1e-9 || std::abs(std::log10(p.tflops / at.y())) > 1e-9)
+        if (std::abs(std::log10(p.intensity / at.x())) > 1e-9 ||
+            std::abs(std::log10(p.tflops / at.y())) > 1e-9)
           continue;
         const Task& task = run->task(p.row);
-        QString text = tr("<b>%1</b><br>M %2 × N %3 × K %4<br>%5: %6 ms → %7 TFLOP/s<br>%8 FLOP/byte · timed on %9")
-                           .arg(q(task.key()).toHtmlEscaped())
-                           .arg(task.gemm->m)
-                           .arg(task.gemm->n)
-                           .arg(task.gemm->k)
-                           .arg(p.program == RooflinePoint::Program::Reference ? tr("reference") : tr("kernel"))
-                           .arg(p.milliseconds, 0, 'g', 4)
-                           .arg(p.tflops, 0, 'f', 1)
-                           .arg(p.intensity, 0, 'f', 1)
-                           .arg(q(p.device).toHtmlEscaped());
+        QString text =
+            tr("<b>%1</b><br>M %2 × N %3 × K %4<br>%5: %6 ms → %7 TFLOP/s<br>%8 FLOP/byte · timed on %9")
+                .arg(q(task.key()).toHtmlEscaped())
+                .arg(task.gemm->m)
+                .arg(task.gemm->n)
+                .arg(task.gemm->k)
+                .arg(p.program == RooflinePoint::Program::Reference ? tr("reference") : tr("kernel"))
+                .arg(p.milliseconds, 0, 'g', 4)
+                .arg(p.tflops, 0, 'f', 1)
+                .arg(p.intensity, 0, 'f', 1)
+                .arg(q(p.device).toHtmlEscaped());
         if (!p.trusted)
           for (const std::string& reason : p.distrust)
-            text += QStringLiteral("<br><span style='color:#8a3b00'>· %1</span>").arg(q(reason).toHtmlEscaped());
+            text +=
+                QStringLiteral("<br><span style='color:#8a3b00'>· %1</span>").arg(q(reason).toHtmlEscaped());
         QToolTip::showText(QCursor::pos(), text);
         return;
       }
@@ -200,12 +208,13 @@ void RooflineView::rebuild() {
 
   QString note;
   if (!ceil)
-    note = tr("No ceilings for GPU \"%1\" (gpu_ceilings lists H100, A100, RTX 3090). ").arg(q(r.gpu).toHtmlEscaped());
+    note = tr("No ceilings for GPU \"%1\" (gpu_ceilings lists H100, A100, RTX 3090). ")
+               .arg(q(r.gpu).toHtmlEscaped());
   if (r.points.empty())
-    note += tr("<b>Recorded results give speedups, not times: re-time shapes to place them</b> (Run, F9, on a "
-               "GPU). %1 recorded only; the line is the %2 roofline.")
-                .arg(counted(r.recordedOnly, tr("shape is"), tr("shapes are")),
-                     ceil ? q(ceil->name) : q(r.gpu));
+    note +=
+        tr("<b>Recorded results give speedups, not times: re-time shapes to place them</b> (Run, F9, on a "
+           "GPU). %1 recorded only; the line is the %2 roofline.")
+            .arg(counted(r.recordedOnly, tr("shape is"), tr("shapes are")), ceil ? q(ceil->name) : q(r.gpu));
   else
     note += tr("%1 placed by the time measured here; %2 recorded only (speedups carry no time).")
                 .arg(counted(r.timedTasks, tr("shape"), tr("shapes")))

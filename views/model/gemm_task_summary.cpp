@@ -10,7 +10,8 @@ namespace ks {
 namespace {
 
 std::string upper(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   return s;
 }
 
@@ -24,7 +25,8 @@ std::string trimmed(const std::string& s) {
 // "Stages") only when no number is written.
 std::string values(const TileConfig& config, std::string_view name) {
   const std::vector<const TileParameter*> all = config.all(name);
-  const bool numbers = std::any_of(all.begin(), all.end(), [](const TileParameter* p) { return p->number.has_value(); });
+  const bool numbers =
+      std::any_of(all.begin(), all.end(), [](const TileParameter* p) { return p->number.has_value(); });
   std::string text;
   for (const TileParameter* p : all)
     if (!numbers || p->number) text += (text.empty() ? "" : " / ") + p->value;
@@ -39,7 +41,8 @@ GemmTaskSummary gemmTaskSummary(const Task& task, const Candidate* candidate) {
   const GemmShape& g = *task.gemm;
   s.shape = "M " + std::to_string(g.m) + " × N " + std::to_string(g.n) + " × K " + std::to_string(g.k);
   if (!g.inputType.empty())
-    s.shape += " · " + g.inputType + " in" + (g.accumulatorType.empty() ? "" : ", " + g.accumulatorType + " accumulate");
+    s.shape += " · " + g.inputType + " in" +
+               (g.accumulatorType.empty() ? "" : ", " + g.accumulatorType + " accumulate");
   else if (!g.precision.empty())
     s.shape += " · " + g.precision;
   if (!g.gpu.empty()) s.shape += " · " + upper(g.gpu);
@@ -51,14 +54,15 @@ GemmTaskSummary gemmTaskSummary(const Task& task, const Candidate* candidate) {
     const auto bodyStart = d.find('\n', fence);
     const auto close = bodyStart == std::string::npos ? std::string::npos : d.find("```", bodyStart);
     if (bodyStart != std::string::npos)
-      s.code = trimmed(d.substr(bodyStart + 1, close == std::string::npos ? std::string::npos : close - bodyStart - 1));
+      s.code = trimmed(
+          d.substr(bodyStart + 1, close == std::string::npos ? std::string::npos : close - bodyStart - 1));
   }
 
   if (candidate && candidate->code) {
     const TileConfig config = parseGemmTileConfig(*candidate->code);
     const std::pair<const char*, const char*> shown[] = {
-        {"BM", "BM "}, {"BN", "BN "}, {"BK", "BK "}, {"stages", "stages "}, {"swizzle", ""},
-        {"block_swizzle", "block swizzle "}};
+        {"BM", "BM "},         {"BN", "BN "},   {"BK", "BK "},
+        {"stages", "stages "}, {"swizzle", ""}, {"block_swizzle", "block swizzle "}};
     for (const auto& [name, label] : shown) {
       const std::string v = values(config, name);
       if (v.empty()) continue;

@@ -12,9 +12,9 @@ struct Task;
 
 struct GemmTaskSummary {
   std::string shape;  // "M 1024 × N 2048 × K 64 · fp16 in, fp32 accumulate · H100"; empty: not a GEMM task
-  std::string words;  // the description's text, without its code block
-  std::string code;   // the code block's contents (Python), without the fences
-  std::string tiles;  // the candidate's tile parameters on one line; empty when the source names none
+  std::string words;      // the description's text, without its code block
+  std::string code;       // the code block's contents (Python), without the fences
+  std::string tiles;      // the candidate's tile parameters on one line; empty when the source names none
   std::string tileLines;  // "BM: line 12 (BM = Int<128>{}) ..." one per line, for a tooltip
 };
 

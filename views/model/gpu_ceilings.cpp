@@ -30,7 +30,8 @@ const std::array<GpuCeilings, 3> kTable{{
 
 std::string lower(std::string_view text) {
   std::string s(text);
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 

@@ -82,7 +82,8 @@ Roofline buildRoofline(const LoadedRun& run, const MeasuredHistory* history) {
       if (m.speedup && m.origin == "recorded") taskRecorded[taskIndex] = true;
       if (timed || !m.candidateMs) continue;  // a re-run here speaks for the program; else the file's times
       add(RooflinePoint::Program::Candidate, *m.candidateMs, m.device);
-      if (m.baselineMs && m.baseline == "default") add(RooflinePoint::Program::Reference, *m.baselineMs, m.device);
+      if (m.baselineMs && m.baseline == "default")
+        add(RooflinePoint::Program::Reference, *m.baselineMs, m.device);
       timed = true;
     }
   }

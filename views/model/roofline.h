@@ -29,17 +29,17 @@ struct RooflinePoint {
   double intensity = 0;  // FLOP/byte
   double tflops = 0;
   double milliseconds = 0;
-  std::string device;    // where it was timed
-  bool trusted = true;   // speedupTrust of the row (a reference point is always trusted)
+  std::string device;   // where it was timed
+  bool trusted = true;  // speedupTrust of the row (a reference point is always trusted)
   std::vector<std::string> distrust;
 };
 
 struct Roofline {
   std::vector<RooflinePoint> points;  // by row; the candidate's before the reference's
   int gemmTasks = 0;
-  int timedTasks = 0;      // tasks with at least one point
-  int recordedOnly = 0;    // GEMM tasks with recorded speedups but no time
-  std::string gpu;         // GemmShape::gpu of the run's GEMM tasks (the first one's)
+  int timedTasks = 0;    // tasks with at least one point
+  int recordedOnly = 0;  // GEMM tasks with recorded speedups but no time
+  std::string gpu;       // GemmShape::gpu of the run's GEMM tasks (the first one's)
   std::string accumulatorType;
   const GpuCeilings* ceilings = nullptr;  // nullptr when the table does not list the GPU
 };

@@ -92,9 +92,9 @@ ShapeMap::ShapeMap(const LoadedRun& run, const MeasuredHistory* history, const s
           if (measured->correct() && measured->row.speedup)
             cell.measured = measured->row.speedup;
           else
-            cell.measuredProblem = measured->correct() ? "not timed"
+            cell.measuredProblem = measured->correct()             ? "not timed"
                                    : measured->row.outcome.empty() ? "failed"
-                                                                  : measured->row.outcome;
+                                                                   : measured->row.outcome;
           if (!measured->row.errorKind.empty()) cell.measuredProblem += ": " + measured->row.errorKind;
         } else {  // a run file may carry what KernelScope measured before (origin "measured"): the last one
           for (const Measurement& m : c->measurements)
@@ -164,7 +164,8 @@ std::optional<Rgb> ShapeMap::colour(const Cell& cell) const {
 }
 
 int ShapeMap::emptyCount() const {
-  return static_cast<int>(std::count_if(m_cells.begin(), m_cells.end(), [](const Cell& c) { return !c.value; }));
+  return static_cast<int>(
+      std::count_if(m_cells.begin(), m_cells.end(), [](const Cell& c) { return !c.value; }));
 }
 
 int ShapeMap::untrustedCount() const {

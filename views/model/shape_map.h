@@ -22,11 +22,11 @@ struct Rgb {
 };
 
 namespace shape_colours {
-inline constexpr Rgb kNeutral{0xf7, 0xf7, 0xf7};  // 1× (ColorBrewer RdBu's middle)
-inline constexpr Rgb kFaster{0x21, 0x66, 0xac};   // kScaleOctaves faster and beyond
-inline constexpr Rgb kSlower{0xb2, 0x18, 0x2b};   // kScaleOctaves slower and beyond
+inline constexpr Rgb kNeutral{0xf7, 0xf7, 0xf7};    // 1× (ColorBrewer RdBu's middle)
+inline constexpr Rgb kFaster{0x21, 0x66, 0xac};     // kScaleOctaves faster and beyond
+inline constexpr Rgb kSlower{0xb2, 0x18, 0x2b};     // kScaleOctaves slower and beyond
 inline constexpr Rgb kUntrusted{0x9e, 0x9e, 0x9e};  // a caught hack or a fallback: grey, hatched
-inline constexpr double kScaleOctaves = 1.0;       // 0.5× .. 2×
+inline constexpr double kScaleOctaves = 1.0;        // 0.5× .. 2×
 }  // namespace shape_colours
 
 // -1 (kScaleOctaves slower or worse) .. 0 (1×) .. +1 (faster), log2 of the speedup; NaN for no speedup.
@@ -58,8 +58,8 @@ class ShapeMap {
     // The newest correct, timed run of the recorded program; without one, the last measurement the file
     // carries with origin "measured" against "default" (the task's reference).
     std::optional<double> measured;
-    std::string measuredProblem;     // why a re-run gave no number ("incorrect", "error: build"); "" if none
-    bool trusted = true;             // speedupTrust
+    std::string measuredProblem;  // why a re-run gave no number ("incorrect", "error: build"); "" if none
+    bool trusted = true;          // speedupTrust
     std::vector<std::string> distrust;
     // The number the map shows for its source; nullopt: the cell is empty (no number, or not plottable).
     std::optional<double> value;

@@ -20,8 +20,8 @@
 #include "views/model/runtime_evidence.h"
 #include "views/model/speedup_format.h"
 #include "views/widgets/code_editor.h"
-#include "views/widgets/gemm_task_header.h"
 #include "views/widgets/elided_label.h"
+#include "views/widgets/gemm_task_header.h"
 
 namespace ks {
 namespace {

@@ -10,7 +10,7 @@
 namespace ks {
 namespace {
 
-constexpr int kGap = 12;     // between panels
+constexpr int kGap = 12;  // between panels
 constexpr int kMaxCell = 44;
 
 QColor qcolor(const Rgb& c) { return QColor(c.r, c.g, c.b); }
@@ -87,7 +87,8 @@ ShapeMapCanvas::Layout ShapeMapCanvas::layout() const {
   for (int i = 0; i < n; ++i) {
     const int col = i % bestCols, row = i / bestCols;
     const QPoint origin(col * panelW + labelW + kGap / 2, row * panelH + titleH + kGap / 2);
-    l.panels.push_back({m_ks[static_cast<std::size_t>(i)], QRect(origin, QSize(across * l.cell, down * l.cell))});
+    l.panels.push_back(
+        {m_ks[static_cast<std::size_t>(i)], QRect(origin, QSize(across * l.cell, down * l.cell))});
   }
   return l;
 }
@@ -114,8 +115,8 @@ int ShapeMapCanvas::rowAt(const QPoint& at) const {
     if (!p.grid.contains(at) || l.cell <= 0) continue;
     const int x = (at.x() - p.grid.left()) / l.cell, y = (at.y() - p.grid.top()) / l.cell;
     if (x >= static_cast<int>(m_map->ns().size()) || y >= static_cast<int>(m_map->ms().size())) return -1;
-    const ShapeMap::Cell* c = m_map->find(m_map->ms()[static_cast<std::size_t>(y)],
-                                          m_map->ns()[static_cast<std::size_t>(x)], p.k);
+    const ShapeMap::Cell* c =
+        m_map->find(m_map->ms()[static_cast<std::size_t>(y)], m_map->ns()[static_cast<std::size_t>(x)], p.k);
     return c ? c->row : -1;
   }
   return -1;
@@ -128,7 +129,8 @@ void ShapeMapCanvas::paintEvent(QPaintEvent*) {
   const Layout l = layout();
   const QFontMetrics fm(font());
   // Every label when it fits under (beside) its cell, else every second, third, ...
-  const int everyN = std::max(1, (fm.horizontalAdvance(QStringLiteral("16k")) + 4 + l.cell - 1) / std::max(1, l.cell));
+  const int everyN =
+      std::max(1, (fm.horizontalAdvance(QStringLiteral("16k")) + 4 + l.cell - 1) / std::max(1, l.cell));
   const int everyM = std::max(1, (fm.height() - 2 + l.cell - 1) / std::max(1, l.cell));
   for (const Panel& p : l.panels) {
     painter.setPen(palette().color(QPalette::Text));
@@ -141,11 +143,12 @@ void ShapeMapCanvas::paintEvent(QPaintEvent*) {
     painter.setPen(palette().color(QPalette::PlaceholderText));
     for (std::size_t y = 0; y < m_map->ms().size(); ++y)
       if (y % static_cast<std::size_t>(everyM) == 0)
-        painter.drawText(QRect(p.grid.left() - 40 - 3, p.grid.top() + static_cast<int>(y) * l.cell, 40, l.cell),
-                         Qt::AlignRight | Qt::AlignVCenter, shortDimension(m_map->ms()[y]));
+        painter.drawText(
+            QRect(p.grid.left() - 40 - 3, p.grid.top() + static_cast<int>(y) * l.cell, 40, l.cell),
+            Qt::AlignRight | Qt::AlignVCenter, shortDimension(m_map->ms()[y]));
     for (std::size_t x = 0; x < m_map->ns().size(); x += static_cast<std::size_t>(everyN))
-      painter.drawText(QRect(p.grid.left() + static_cast<int>(x) * l.cell - 10, p.grid.bottom() + 2, l.cell + 20,
-                             fm.height()),
+      painter.drawText(QRect(p.grid.left() + static_cast<int>(x) * l.cell - 10, p.grid.bottom() + 2,
+                             l.cell + 20, fm.height()),
                        Qt::AlignHCenter | Qt::AlignTop, shortDimension(m_map->ns()[x]));
     painter.setPen(QPen(QColor(0xd0, 0xd0, 0xd0), 1));
     painter.drawRect(p.grid.adjusted(-1, -1, 0, 0));

@@ -44,11 +44,13 @@ ShapeMapView::ShapeMapView(QWidget* parent)
   m_k->setObjectName(QStringLiteral("shapeK"));
   m_source->addItem(tr("Recorded"));
   m_source->addItem(tr("Measured here"));
-  m_source->setToolTip(tr("Recorded: the speedups the release claims. Measured here: the newest run of each "
-                          "kernel on this machine, against the task's reference (torch.matmul)"));
+  m_source->setToolTip(
+      tr("Recorded: the speedups the release claims. Measured here: the newest run of each "
+         "kernel on this machine, against the task's reference (torch.matmul)"));
   m_baseline->setToolTip(tr("The baseline the speedup is over, as the results files name it"));
-  m_mode->setToolTip(tr("How the release timed it (CUDA-L2: offline, calls back to back; server, calls at a "
-                        "target rate)"));
+  m_mode->setToolTip(
+      tr("How the release timed it (CUDA-L2: offline, calls back to back; server, calls at a "
+         "target rate)"));
   m_k->setToolTip(tr("Every K side by side, or one K large"));
   m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   m_note->setObjectName(QStringLiteral("shapeNote"));
@@ -118,7 +120,8 @@ void ShapeMapView::fillChoices() {
   const std::shared_ptr<const LoadedRun> run = m_open ? m_open->run() : nullptr;
   m_hasGemm = run && ks::hasGemmTasks(*run);
   m_series = m_hasGemm ? gemmSpeedupSeries(*run) : std::vector<SpeedupSeries>{};
-  const auto refill = [](QComboBox* box, const QList<std::pair<QString, QString>>& items, const QString& want) {
+  const auto refill = [](QComboBox* box, const QList<std::pair<QString, QString>>& items,
+                         const QString& want) {
     box->clear();
     for (const auto& [text, data] : items) box->addItem(text, data);
     const int at = box->findData(want);
@@ -145,10 +148,11 @@ void ShapeMapView::rebuild() {
   if (!m_hasGemm || !run) {
     m_map.reset();
     m_canvas->setMap(nullptr, {});
-    m_note->setText(run ? tr("This run has no GEMM tasks: the shape map shows matrix-multiply releases (CUDA-L2) "
-                             "by M, N and K.")
-                        : tr("Open a CUDA-L2 release (a folder with kernels/ and eval_results/) to see its "
-                             "speedups by matrix shape."));
+    m_note->setText(
+        run ? tr("This run has no GEMM tasks: the shape map shows matrix-multiply releases (CUDA-L2) "
+                 "by M, N and K.")
+            : tr("Open a CUDA-L2 release (a folder with kernels/ and eval_results/) to see its "
+                 "speedups by matrix shape."));
     m_legend->hide();
     return;
   }
@@ -157,9 +161,9 @@ void ShapeMapView::rebuild() {
   m_baseline->setEnabled(!measured && m_baseline->count() > 0);
   m_mode->setEnabled(!measured && m_mode->count() > 1);
   const QString baseline = m_baseline->currentData().toString(), mode = m_mode->currentData().toString();
-  auto map = std::make_shared<const ShapeMap>(*run, m_open->history().get(), baseline.toStdString(),
-                                              mode.toStdString(),
-                                              measured ? ShapeMap::Source::Measured : ShapeMap::Source::Recorded);
+  auto map = std::make_shared<const ShapeMap>(
+      *run, m_open->history().get(), baseline.toStdString(), mode.toStdString(),
+      measured ? ShapeMap::Source::Measured : ShapeMap::Source::Recorded);
   std::vector<std::int64_t> ks = map->ks();
   const QString k = m_k->currentData().toString();
   if (k != kAllK && !k.isEmpty()) ks = {k.toLongLong()};
@@ -168,21 +172,23 @@ void ShapeMapView::rebuild() {
   m_canvas->setCurrentRow(m_open->currentRow());
 
   const int cells = static_cast<int>(map->cells().size());
-  QString note = measured ? tr("<b>Measured here</b> against each task's reference (torch.matmul as this "
-                               "machine runs it), newest run of the recorded kernel")
-                          : tr("<b>Recorded</b> speedup over <b>%1</b>").arg(series(baseline, mode).toHtmlEscaped());
+  QString note =
+      measured ? tr("<b>Measured here</b> against each task's reference (torch.matmul as this "
+                    "machine runs it), newest run of the recorded kernel")
+               : tr("<b>Recorded</b> speedup over <b>%1</b>").arg(series(baseline, mode).toHtmlEscaped());
   if (ks.size() == 1 && map->ks().size() > 1)
-    note += tr(" · %1 of K = %2 (%3 in all) · M down, N across")
-                .arg(counted(static_cast<qsizetype>(map->cellsOfK(ks.front()).size()), tr("shape"), tr("shapes")))
-                .arg(ks.front())
-                .arg(cells);
+    note +=
+        tr(" · %1 of K = %2 (%3 in all) · M down, N across")
+            .arg(counted(static_cast<qsizetype>(map->cellsOfK(ks.front()).size()), tr("shape"), tr("shapes")))
+            .arg(ks.front())
+            .arg(cells);
   else
     note += tr(" · %1 · M down, N across").arg(counted(cells, tr("shape"), tr("shapes")));
-  if (map->emptyCount() > 0)
-    note += tr(" · %1 without a number (empty)").arg(map->emptyCount());
+  if (map->emptyCount() > 0) note += tr(" · %1 without a number (empty)").arg(map->emptyCount());
   if (map->untrustedCount() > 0)
-    note += tr(" · <span style='color:#8a3b00'>%1 not shown as a win (caught hack or fallback: hatched)</span>")
-                .arg(map->untrustedCount());
+    note +=
+        tr(" · <span style='color:#8a3b00'>%1 not shown as a win (caught hack or fallback: hatched)</span>")
+            .arg(map->untrustedCount());
   if (measured && map->emptyCount() == cells)
     note += tr("<br>Nothing re-timed yet: run kernels (F9, or Run All Visible) on a GPU to fill the map.");
   m_note->setText(note);
@@ -193,11 +199,13 @@ QString ShapeMapView::toolTip(const ShapeMap::Cell& c) const {
   QString text = tr("<b>M %1 × N %2 × K %3</b>").arg(c.m).arg(c.n).arg(c.k);
   if (run && c.row >= 0 && c.row < run->rowCount())
     text += QStringLiteral("<br>%1").arg(q(run->task(c.row).key()).toHtmlEscaped());
-  const QString over = series(m_baseline->currentData().toString(), m_mode->currentData().toString()).toHtmlEscaped();
+  const QString over =
+      series(m_baseline->currentData().toString(), m_mode->currentData().toString()).toHtmlEscaped();
   const bool measured = m_map && m_map->source() == ShapeMap::Source::Measured;
-  const QString recorded =
-      c.recorded ? tr("recorded: %1 over %2").arg(formatSpeedup(*c.recorded), over) : tr("recorded: none over %1").arg(over);
-  const QString here = c.measured ? tr("measured here: %1 over the task's reference").arg(formatSpeedup(*c.measured))
+  const QString recorded = c.recorded ? tr("recorded: %1 over %2").arg(formatSpeedup(*c.recorded), over)
+                                      : tr("recorded: none over %1").arg(over);
+  const QString here = c.measured
+                           ? tr("measured here: %1 over the task's reference").arg(formatSpeedup(*c.measured))
                        : !c.measuredProblem.empty()
                            ? tr("measured here: no number (%1)").arg(q(c.measuredProblem).toHtmlEscaped())
                            : tr("measured here: not run");
@@ -205,7 +213,8 @@ QString ShapeMapView::toolTip(const ShapeMap::Cell& c) const {
   text += QStringLiteral("<br><b>%1</b><br>%2").arg(measured ? here : recorded, measured ? recorded : here);
   if (!c.trusted) {
     text += tr("<br><span style='color:#8a3b00'>Not shown as a win:</span>");
-    for (const std::string& reason : c.distrust) text += QStringLiteral("<br>· %1").arg(q(reason).toHtmlEscaped());
+    for (const std::string& reason : c.distrust)
+      text += QStringLiteral("<br>· %1").arg(q(reason).toHtmlEscaped());
   }
   text += tr("<br><i>Click to select the task</i>");
   return text;

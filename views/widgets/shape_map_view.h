@@ -1,9 +1,9 @@
 #pragma once
-// The Shapes tab: the speedup of every GEMM task by matrix shape (views/model/shape_map.h), one M × N heat map
-// per K — all ten Ks side by side (small multiples, the default) or one K large — over a baseline and timing
-// mode chosen from the run's own data, recorded or measured here. A click selects the task (rowSelected);
-// the current row is outlined. It follows an OpenRun (docs/architecture.md, "How the GUI is wired") and says
-// why it is empty when the run has no GEMM task.
+// The Shapes tab: the speedup of every GEMM task by matrix shape (views/model/shape_map.h), one M × N heat
+// map per K — all ten Ks side by side (small multiples, the default) or one K large — over a baseline and
+// timing mode chosen from the run's own data, recorded or measured here. A click selects the task
+// (rowSelected); the current row is outlined. It follows an OpenRun (docs/architecture.md, "How the GUI is
+// wired") and says why it is empty when the run has no GEMM task.
 #include <QWidget>
 #include <memory>
 #include <vector>
