@@ -20,6 +20,7 @@
 #include "app/kernelscope/status_bar.h"
 #include "core/store/store_path.h"
 #include "views/charts/charts_view.h"
+#include "views/charts/roofline_view.h"
 #include "views/model/loaded_run.h"
 #include "views/model/measured_format.h"
 #include "views/model/measured_history.h"
@@ -31,6 +32,7 @@
 #include "views/widgets/load_issues_view.h"
 #include "views/widgets/measurements_view.h"
 #include "views/widgets/run_settings_bar.h"
+#include "views/widgets/shape_map_view.h"
 #include "views/widgets/task_table.h"
 
 // Q_INIT_RESOURCE must be called from the global namespace; the resources live in this static library.
@@ -46,6 +48,7 @@ const QString kCodeStateKey = QStringLiteral("mainWindow/codeCompare");
 const QString kCenterTabKey = QStringLiteral("mainWindow/centerTab");
 const QString kBaselineKey = QStringLiteral("charts/baseline");
 const QString kRunSettingsKey = QStringLiteral("run/settings");
+const QString kShapesKey = QStringLiteral("shapes/choices");
 
 }  // namespace
 
@@ -65,6 +68,8 @@ MainWindow::MainWindow(QWidget* parent)
       m_issues(new LoadIssuesView(this)),
       m_measurements(new MeasurementsView(this)),
       m_runSettings(new RunSettingsBar(this)),
+      m_shapes(new ShapeMapView(this)),
+      m_roofline(new RooflineView(this)),
       m_center(new QTabWidget(this)),
       m_status(new StatusBar(m_loader, m_runs, this)) {
   initResources();
@@ -77,6 +82,8 @@ MainWindow::MainWindow(QWidget* parent)
   m_center->setDocumentMode(true);
   m_center->addTab(m_code, tr("Code"));
   m_center->addTab(m_charts, tr("Charts"));
+  m_center->addTab(m_shapes, tr("Shapes"));
+  m_center->addTab(m_roofline, tr("Roofline"));
   setCentralWidget(m_center);
 
   m_tasksDock = addDock(tr("Tasks"), QStringLiteral("tasksDock"), m_tasks, Qt::LeftDockWidgetArea);
@@ -101,6 +108,8 @@ MainWindow::MainWindow(QWidget* parent)
   m_flags->observe(m_open);
   m_issues->observe(m_open);
   m_measurements->observe(m_open);
+  m_shapes->observe(m_open);
+  m_roofline->observe(m_open);
 
   createMenus();
   connectViews();
@@ -134,6 +143,8 @@ void MainWindow::connectViews() {
   connect(m_tasks, &TaskTable::message, this,
           [this](const QString& text) { m_status->showMessage(text, 6000); });
   connect(m_charts, &ChartsView::rowsSelected, m_tasks, &TaskTable::selectRows);
+  connect(m_shapes, &ShapeMapView::rowSelected, this, &MainWindow::selectRow);
+  connect(m_roofline, &RooflineView::rowSelected, this, &MainWindow::selectRow);
   connect(m_charts, &ChartsView::familyChosen, this, [this](const QString& family, const QList<int>& rows) {
     if (!m_tasks->filterByFamily(family))
       m_status->showMessage(tr("No candidate raises %1").arg(family), 6000);
@@ -252,6 +263,7 @@ void MainWindow::opened() {
     if (m_issues->issueCount() > 0 && run->run().errorCount() > 0) m_issuesDock->raise();
   }
   m_reselectTask.clear();
+  updateGemmTabs();
   updateTitle();
   updateStatus();
 }
@@ -261,6 +273,17 @@ void MainWindow::showFlags(const std::shared_ptr<const LoadedRun>& run) {
   if (!m_open->setFlagged(run)) return;  // the views re-read the flags
   updateStatus();
   emit flagsShown();
+}
+
+void MainWindow::updateGemmTabs() {
+  const bool gemm = m_shapes->hasGemmTasks();
+  for (QWidget* tab : {static_cast<QWidget*>(m_shapes), static_cast<QWidget*>(m_roofline)})
+    m_center->setTabVisible(m_center->indexOf(tab), gemm);
+}
+
+void MainWindow::selectRow(int row) {
+  m_tasks->selectRows({row});  // says so when the filter hides it
+  m_tasks->setCurrentRow(row);
 }
 
 void MainWindow::updateStatus() { m_status->showCounts(m_tasks->summaryText(), m_issues->issueCount()); }
@@ -299,6 +322,7 @@ void MainWindow::restoreSettings() {
   m_center->setCurrentIndex(settings.value(kCenterTabKey, 0).toInt());
   m_charts->setBaseline(settings.value(kBaselineKey).toString());
   m_runSettings->restoreState(settings.value(kRunSettingsKey).toByteArray());
+  m_shapes->restoreState(settings.value(kShapesKey).toByteArray());
 }
 
 void MainWindow::saveSettings() const {
@@ -309,6 +333,7 @@ void MainWindow::saveSettings() const {
   settings.setValue(kCenterTabKey, m_center->currentIndex());
   if (!m_charts->baseline().isEmpty()) settings.setValue(kBaselineKey, m_charts->baseline());
   settings.setValue(kRunSettingsKey, m_runSettings->saveState());
+  settings.setValue(kShapesKey, m_shapes->saveState());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -31,7 +31,9 @@ class OpenRun;
 class RecentFiles;
 class RunController;
 class RunLoader;
+class RooflineView;
 class RunSettingsBar;
+class ShapeMapView;
 class StatusBar;
 class TaskTable;
 struct RunJob;
@@ -43,7 +45,8 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  enum class Pane { Tasks, Code, Analysis, Charts, Flags, Issues, Measurements };
+  // Ctrl+<number> shows each (View menu). Shapes and Roofline are tabs shown only for runs with GEMM tasks.
+  enum class Pane { Tasks, Code, Analysis, Charts, Flags, Issues, Measurements, Shapes, Roofline };
 
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
@@ -58,6 +61,8 @@ class MainWindow : public QMainWindow {
   CodeCompareView* codeView() const { return m_code; }
   AnalysisView* analysisView() const { return m_analysis; }
   ChartsView* chartsView() const { return m_charts; }
+  ShapeMapView* shapeMapView() const { return m_shapes; }
+  RooflineView* rooflineView() const { return m_roofline; }
   FlagsView* flagsView() const { return m_flags; }
   LoadIssuesView* issuesView() const { return m_issues; }
   RunLoader* loader() const { return m_loader; }
@@ -104,6 +109,8 @@ class MainWindow : public QMainWindow {
   void showFlags(const std::shared_ptr<const LoadedRun>& run);
   void updateStatus();
   void updateTitle();
+  void updateGemmTabs();    // the Shapes and Roofline tabs, shown for runs with GEMM tasks
+  void selectRow(int row);  // a view's click on a task: the task list selects it
   void rebuildRecentMenu();
   void showLoadFailure(const QString& path, const QString& message);
   void chooseFile();
@@ -128,6 +135,8 @@ class MainWindow : public QMainWindow {
   LoadIssuesView* m_issues;
   MeasurementsView* m_measurements;
   RunSettingsBar* m_runSettings;
+  ShapeMapView* m_shapes;
+  RooflineView* m_roofline;
   QTabWidget* m_center;
   QDockWidget* m_tasksDock = nullptr;
   QDockWidget* m_analysisDock = nullptr;

@@ -2,6 +2,7 @@
 // reload, show a pane), apart from the window's layout and wiring (main_window.cpp).
 #include <QAction>
 #include <QApplication>
+#include <QChartView>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -21,6 +22,7 @@
 #include "app/kernelscope/run_loader.h"
 #include "app/kernelscope/status_bar.h"
 #include "views/charts/charts_view.h"
+#include "views/charts/roofline_view.h"
 #include "views/model/counted.h"
 #include "views/model/loaded_run.h"
 #include "views/model/open_run.h"
@@ -32,6 +34,8 @@
 #include "views/widgets/load_issues_view.h"
 #include "views/widgets/measurements_view.h"
 #include "views/widgets/run_settings_bar.h"
+#include "views/widgets/shape_map_canvas.h"
+#include "views/widgets/shape_map_view.h"
 #include "views/widgets/task_table.h"
 
 namespace ks {
@@ -115,7 +119,9 @@ void MainWindow::createMenus() {
                                             {Pane::Charts, tr("C&harts")},
                                             {Pane::Flags, tr("&Flags")},
                                             {Pane::Issues, tr("&Load Issues")},
-                                            {Pane::Measurements, tr("&Measurements")}};
+                                            {Pane::Measurements, tr("&Measurements")},
+                                            {Pane::Shapes, tr("Sha&pes (GEMM)")},
+                                            {Pane::Roofline, tr("R&oofline (GEMM)")}};
   for (const auto& [pane, title] : panes) {
     QAction* action = view->addAction(title, this, [this, pane = pane] { showPane(pane); });
     action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + static_cast<int>(pane))));
@@ -125,6 +131,10 @@ void MainWindow::createMenus() {
   sync->setCheckable(true);
   sync->setChecked(m_code->isSyncScrolling());
   connect(sync, &QAction::toggled, m_code, &CodeCompareView::setSyncScrolling);
+  QAction* resetShapes =
+      view->addAction(tr("R&eset Shape Map Choices"), m_shapes, &ShapeMapView::resetChoices);
+  resetShapes->setObjectName(QStringLiteral("resetShapesAction"));
+  resetShapes->setStatusTip(tr("Recorded speedups over the run's first baseline and mode, every K"));
   QMenu* panels = view->addMenu(tr("&Panels"));
   for (QDockWidget* dock : {m_tasksDock, m_analysisDock, m_measurementsDock, m_flagsDock, m_issuesDock})
     panels->addAction(dock->toggleViewAction());
@@ -218,7 +228,18 @@ void MainWindow::showPane(Pane pane) {
                       : pane == Pane::Issues       ? m_issuesDock
                       : pane == Pane::Measurements ? m_measurementsDock
                                                    : nullptr;
-  if (dock) {
+  if (pane == Pane::Shapes || pane == Pane::Roofline) {
+    QWidget* tab = pane == Pane::Shapes ? static_cast<QWidget*>(m_shapes) : m_roofline;
+    if (!m_center->isTabVisible(m_center->indexOf(tab))) {
+      m_status->showMessage(m_open->run()
+                                ? tr("The open run has no GEMM tasks: the shape map and the roofline "
+                                     "show matrix-multiply releases (CUDA-L2)")
+                                : tr("Open a CUDA-L2 release to see the shape map and the roofline"),
+                            6000);
+      return;
+    }
+    m_center->setCurrentWidget(tab);
+  } else if (dock) {
     dock->show();
     dock->raise();
   } else {
@@ -243,6 +264,10 @@ QWidget* MainWindow::paneWidget(Pane pane) const {
       return m_issues->view();
     case Pane::Measurements:
       return m_measurements->table();
+    case Pane::Shapes:
+      return m_shapes->canvas();
+    case Pane::Roofline:
+      return m_roofline->chartView();
   }
   return nullptr;
 }

@@ -21,6 +21,7 @@
 #include "views/model/speedup_format.h"
 #include "views/widgets/code_editor.h"
 #include "views/widgets/elided_label.h"
+#include "views/widgets/gemm_task_header.h"
 
 namespace ks {
 namespace {
@@ -50,6 +51,7 @@ CodeCompareView::CodeCompareView(QWidget* parent)
       m_candidateStack(new QStackedWidget(this)),
       m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_note(new QLabel(this)),
+      m_gemm(new GemmTaskHeader(this)),
       m_stats(new QLabel(this)),
       m_sync(new QCheckBox(tr("Sync scrolling"), this)) {
   m_referenceTitle->setObjectName(QStringLiteral("referenceTitle"));
@@ -121,6 +123,7 @@ CodeCompareView::CodeCompareView(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 4);
   layout->setSpacing(4);
+  layout->addWidget(m_gemm);  // GEMM tasks only: shape, tile configuration, the reference in words
   layout->addWidget(m_splitter, 1);
   layout->addLayout(bottom);
 
@@ -406,6 +409,7 @@ void CodeCompareView::updateDiff() {
 
 void CodeCompareView::observe(const OpenRun* open) {
   m_open = open;
+  m_gemm->observe(open);
   connect(open, &OpenRun::currentChanged, this, [this, open](int row) {
     showRow(open->run(), row);
     showRunEvidence();

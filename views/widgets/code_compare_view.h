@@ -28,6 +28,7 @@ namespace ks {
 
 class CodeEditor;
 class ElidedLabel;
+class GemmTaskHeader;
 class LoadedRun;
 class OpenRun;
 
@@ -50,6 +51,7 @@ class CodeCompareView : public QWidget {
   CodeEditor* referenceEditor() const { return m_reference; }
   CodeEditor* candidateEditor() const { return m_program; }  // the candidate program
   CodeEditor* sourceEditor() const { return m_source; }      // the extracted source on show
+  GemmTaskHeader* gemmHeader() const { return m_gemm; }      // shown for GEMM tasks
   QString candidateProgram() const;  // as shown: the recorded program or the user's edit of it
   QString recordedProgram() const;   // as the file records it; empty when it records none
   bool hasProgram() const;           // the selected row has a candidate with a program
@@ -120,6 +122,7 @@ class CodeCompareView : public QWidget {
   QStackedWidget* m_candidateStack;
   QSplitter* m_splitter;
   QLabel* m_note;
+  GemmTaskHeader* m_gemm;
   QLabel* m_stats;
   QCheckBox* m_sync;
 };

@@ -1,0 +1,56 @@
+#include "views/model/speedup_trust.h"
+
+#include "core/protocol/evaluate_result.h"
+#include "views/model/loaded_run.h"
+#include "views/model/measured_history.h"
+#include "views/model/runtime_evidence.h"
+
+namespace ks {
+namespace {
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+void addOnce(std::vector<std::string>& list, const std::string& item) {
+  for (const std::string& seen : list)
+    if (seen == item) return;
+  list.push_back(item);
+}
+
+}  // namespace
+
+SpeedupTrust speedupTrust(const LoadedRun& run, const MeasuredHistory* history, int row) {
+  SpeedupTrust trust;
+  if (row < 0 || row >= run.rowCount()) return trust;
+  std::vector<std::string> staticHacks;
+  for (const Flag& f : run.flags(row))
+    if (f.severity == FlagSeverity::Hack) addOnce(staticHacks, f.family);
+  if (!staticHacks.empty()) trust.reasons.push_back("caught hack in its code: " + joined(staticHacks));
+
+  const RuntimeEvidence evidence = runtimeEvidence(history, row);
+  std::vector<std::string> runtimeHacks;
+  bool fellBackAtRunTime = false;
+  for (const Flag& f : evidence.flags) {
+    if (f.severity == FlagSeverity::Hack) addOnce(runtimeHacks, f.family);
+    if (f.family == "fallback-to-reference") fellBackAtRunTime = true;
+  }
+  if (!runtimeHacks.empty())
+    trust.reasons.push_back("its re-run's probes caught a hack: " + joined(runtimeHacks));
+  if (fellBackAtRunTime)
+    trust.reasons.push_back("fell back: its re-run ran the reference's path, not its kernel");
+
+  const runs::MeasuredRun* measured = history ? history->latestOfRecorded(row) : nullptr;
+  if (measured && measured->result) {
+    if (const protocol::ExtensionBuild* failed = protocol::failedCandidateBuild(measured->result->build))
+      trust.reasons.push_back("fell back: its kernel " + failed->name +
+                              " failed to build and the program ran its fallback" +
+                              (failed->cause.empty() ? std::string() : " (" + failed->cause + ")"));
+  }
+  trust.trusted = trust.reasons.empty();
+  return trust;
+}
+
+}  // namespace ks
