@@ -182,6 +182,15 @@ Json repeatJson(const RepeatEvidence& r) {
           {"reference_ms", finite(r.referenceMs)}};
 }
 
+}  // namespace
+
+bool repeatTimeCollapsed(const RepeatEvidence& r) {
+  return std::isfinite(r.repeatMs) && r.freshMs > kCollapseMinMs &&
+         r.repeatMs < kCollapseRatio * std::min(r.freshMs, r.referenceMs);
+}
+
+namespace {
+
 void repeatCalls(const ProbeEvidence& e, Flags& out) {
   const RepeatEvidence& r = e.repeat;
   // Outputs that hold poison or NaN compare equal whatever the inputs were: no evidence of caching then.
@@ -204,8 +213,7 @@ void repeatCalls(const ProbeEvidence& e, Flags& out) {
                 : "Every call returns the same stored tensor whatever its inputs";
     add(out, "cached-output", "hack", 0.9, "repeat-calls",
         message + ": it returns a result kept from an earlier call.", repeatJson(r));
-  } else if (std::isfinite(r.repeatMs) && r.freshMs > kCollapseMinMs &&
-             r.repeatMs < kCollapseRatio * std::min(r.freshMs, r.referenceMs)) {
+  } else if (repeatTimeCollapsed(r)) {
     add(out, "cached-output", "suspicious", 0.4, "repeat-calls",
         "A second call on the same inputs took " + num(r.repeatMs) + " ms where a call on new inputs took " +
             num(r.freshMs) + " ms and the reference " + num(r.referenceMs) + " ms.",

@@ -24,6 +24,9 @@ inline constexpr double kLaunchLatencyMs = 0.02;
 // A repeated call this much faster than a fresh one and than the reference: time collapse.
 inline constexpr double kCollapseRatio = 0.1;
 inline constexpr double kCollapseMinMs = 0.05;
+// Whether the repeat-call times show that collapse. A timing, so the probe measures again before it
+// believes it (runtime_probes.cpp: kCollapseConfirmRounds), as a loaded machine can slow any one call.
+bool repeatTimeCollapsed(const RepeatEvidence& r);
 // A graph-holding candidate whose call on new input addresses takes this many times a repeat call (and this
 // much longer) captures a graph per address (cuda-graph).
 inline constexpr double kRecaptureRatio = 4.0;
