@@ -93,7 +93,14 @@ int main(int argc, char** argv) {
     double peak = 0;
     for (const Sample& s : samples) peak = std::max(peak, s.peakRssMiB);
     std::error_code ec;
-    const double sizeMiB = static_cast<double>(std::filesystem::file_size(argv[i], ec)) / (1 << 20);
+    std::uintmax_t bytes = 0;  // a folder (KernelBench, CUDA-L2, good-kernels): its files together
+    if (std::filesystem::is_directory(argv[i], ec)) {
+      for (const auto& entry : std::filesystem::recursive_directory_iterator(argv[i], ec))
+        if (entry.is_regular_file(ec)) bytes += entry.file_size(ec);
+    } else {
+      bytes = std::filesystem::file_size(argv[i], ec);
+    }
+    const double sizeMiB = ec ? 0.0 : static_cast<double>(bytes) / (1 << 20);
     std::printf("| %s | %.1f | %zu | %zu | %zu | %.0f | %.1f | %.0f | %.0f |\n",
                 std::filesystem::path(argv[i]).filename().c_str(), sizeMiB, median.tasks, median.candidates,
                 median.issues, median.loadMs, median.summarizeMs, median.cpuMs, peak);
