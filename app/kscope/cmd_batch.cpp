@@ -398,7 +398,7 @@ int runBatch(const BatchOptions& o) {
   supervisor::RunnerSupervisor idle(supervisorOptions);
   supervisor::InterruptCancel interrupts(idle);
   const protocol::Options options =
-      runs::evaluateOptions({.device = o.device, .trials = o.trials, .seeds = o.seeds});
+      runs::evaluateOptions({.device = o.device, .trials = o.trials, .seeds = o.seeds, .arch = o.arch});
 
   const std::vector<PrebuildOutcome> prebuilt =
       prebuildStage(todo, o, supervisorOptions, options, interrupts);
@@ -458,7 +458,8 @@ void addBatchCommand(CLI::App& app) {
   command->add_flag("--no-store", o->noStore, "Do not record results in the database")->excludes(store);
   command->add_flag("--repair", o->repair, "Run each candidate's program with its mechanical build repairs");
   command->add_option("--arch", o->arch,
-                      "Architecture that --repair writes into -arch flags (default: this GPU's)");
+                      "Architecture that --repair writes into -arch flags, and the -arch of native (.cu) builds "
+                      "(default: this GPU's; sm_90a on an H100)");
   command->callback([o, out] {
     if (out->count() == 0 && !o->buildOnly) throw CLI::RequiredError("--out");
     exitCode() = runBatch(*o);

@@ -264,7 +264,7 @@ int runOne(const RunOptions& o) {
       for (const std::string& why : repaired->notRepaired) std::cerr << "  not repaired: " << why << "\n";
   }
   const protocol::Options options =
-      runs::evaluateOptions({.device = o.device, .trials = o.trials, .seeds = o.seeds});
+      runs::evaluateOptions({.device = o.device, .trials = o.trials, .seeds = o.seeds, .arch = o.arch});
   auto request = supervisor::evaluationRequest(*task, chosen->candidate, options);
   if (auto* why = std::get_if<std::string>(&request)) {
     std::cerr << "kscope run: error: " << chosen->where << ": " << *why << "\n";
@@ -389,7 +389,8 @@ void addRunCommand(CLI::App& app) {
       "Run the candidate's program with its mechanical build repairs (docs/cli.md); the file is "
       "not changed");
   command->add_option("--arch", o->arch,
-                      "Architecture that --repair writes into -arch flags (default: this GPU's)");
+                      "Architecture that --repair writes into -arch flags, and the -arch of native (.cu) builds "
+                      "(default: this GPU's; sm_90a on an H100)");
   command->add_flag("--json", o->json, "Print one JSON document (keys: docs/cli.md)");
   command->callback([o] { exitCode() = runOne(*o); });
 }
