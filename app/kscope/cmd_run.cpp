@@ -163,6 +163,13 @@ void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const 
     if (!s.passed && !s.message.empty())
       std::cout << "            seed " << s.seed << ": " << s.message << "\n";
   if (c.inputsMutated) std::cout << "            the candidate changed an input it was given\n";
+  if (r.gemm)
+    std::cout << "  gemm      " << r.gemm->m << "x" << r.gemm->n << "x" << r.gemm->k
+              << (r.gemm->padded() ? ", the kernel ran zero-padded to " + std::to_string(r.gemm->paddedM) + "x" +
+                                         std::to_string(r.gemm->paddedN) + "x" + std::to_string(r.gemm->paddedK) +
+                                         " (its tile), output cropped"
+                                   : ", not padded")
+              << "; checked against the float32 product\n";
   if (r.timing) {
     const auto& t = *r.timing;
     std::cout << "  speedup   " << fixed(t.speedup, 2) << "x";
@@ -190,6 +197,14 @@ void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const 
   }
   if (auto claimed = chosen.candidate.speedup())
     std::cout << "  recorded  " << fixed(*claimed, 2) << "x claimed in the file\n";
+  if (task.gemm) {  // CUDA-L2's tables: over torch.matmul, by its own offline and server methods
+    const auto offline = chosen.candidate.speedup("torch.matmul", "offline");
+    const auto server = chosen.candidate.speedup("torch.matmul", "server");
+    if (offline || server)
+      std::cout << "  recorded  over torch.matmul: " << (offline ? fixed(*offline, 2) + "x offline" : "")
+                << (offline && server ? ", " : "") << (server ? fixed(*server, 2) + "x server" : "")
+                << " (CUDA-L2's timing methods; the speedup above is KernelScope's)\n";
+  }
   std::cout << "  build     " << fixed(r.build.seconds, 1) << " s" << (r.build.cacheHit ? " (cache hit)" : "")
             << "\n";
 }
