@@ -170,6 +170,24 @@ bool openSinks(const BatchOptions& o, Sinks& sinks) {
   return true;
 }
 
+// What ptxas reported for a build's native kernels, for the build's progress line: ", ptxas: 2 kernels, up to
+// 168 registers, 98304 B shared, no spills" (max over kernels); empty when no kernel was reported.
+std::string ptxasSummary(const Json& build) {
+  std::size_t kernels = 0;
+  std::int64_t registers = 0, shared = 0, spills = 0;
+  for (const Json& x : build.value("extensions", Json::array()))
+    for (const Json& k : x.value("kernels", Json::array())) {
+      ++kernels;
+      registers = std::max<std::int64_t>(registers, k.value("registers", std::int64_t(0)));
+      shared = std::max<std::int64_t>(shared, k.value("shared_bytes", std::int64_t(0)));
+      spills += k.value("spill_stores", std::int64_t(0)) + k.value("spill_loads", std::int64_t(0));
+    }
+  if (kernels == 0) return "";
+  return ", ptxas: " + std::to_string(kernels) + (kernels == 1 ? " kernel" : " kernels") + ", up to " +
+         std::to_string(registers) + " registers, " + std::to_string(shared) + " B shared, " +
+         (spills ? std::to_string(spills) + " B spilled" : std::string("no spills"));
+}
+
 // Stage 2, the builds: every entry that compiles code is built on --jobs runners (batch_prebuild.h), with a
 // line per build and a summary. Entries not attempted get an empty outcome.
 std::vector<PrebuildOutcome> prebuildStage(const std::vector<Entry>& todo, const BatchOptions& o,
@@ -199,9 +217,13 @@ std::vector<PrebuildOutcome> prebuildStage(const std::vector<Entry>& todo, const
           if (rejected)
             std::cerr << " (" << rejected << " of " << extensions
                       << " extensions do not compile; the program caught it)";
-        } else
+          std::cerr << ptxasSummary(*build);
+        } else {
+          std::string message = p.event["error"].value("message", "");
+          message = message.substr(0, message.find('\n')).substr(0, 200);
           std::cerr << "error (" << p.event["error"].value("kind", "?") << ")"
-                    << (p.final() ? ", not timed" : ", timed anyway");
+                    << (message.empty() ? "" : ": " + message) << (p.final() ? ", not timed" : ", timed anyway");
+        }
         std::cerr << ", " << int(p.seconds + 0.5) << " s\n";
       });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -402,7 +424,7 @@ int runBatch(const BatchOptions& o) {
   supervisor::RunnerSupervisor idle(supervisorOptions);
   supervisor::InterruptCancel interrupts(idle);
   const protocol::Options options =
-      runs::evaluateOptions({.device = o.device, .trials = o.trials, .seeds = o.seeds});
+      runs::evaluateOptions({.device = o.device, .trials = o.trials, .seeds = o.seeds, .arch = o.arch});
 
   const std::vector<PrebuildOutcome> prebuilt =
       prebuildStage(todo, o, supervisorOptions, options, interrupts);
@@ -463,7 +485,8 @@ void addBatchCommand(CLI::App& app) {
   command->add_flag("--no-store", o->noStore, "Do not record results in the database")->excludes(store);
   command->add_flag("--repair", o->repair, "Run each candidate's program with its mechanical build repairs");
   command->add_option("--arch", o->arch,
-                      "Architecture that --repair writes into -arch flags (default: this GPU's)");
+                      "Architecture that --repair writes into -arch flags, and the -arch of native (.cu) builds "
+                      "(default: this GPU's; sm_90a on an H100)");
   command->callback([o, out] {
     if (out->count() == 0 && !o->buildOnly) throw CLI::RequiredError("--out");
     exitCode() = runBatch(*o);

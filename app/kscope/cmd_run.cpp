@@ -164,6 +164,13 @@ void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const 
     if (!s.passed && !s.message.empty())
       std::cout << "            seed " << s.seed << ": " << s.message << "\n";
   if (c.inputsMutated) std::cout << "            the candidate changed an input it was given\n";
+  if (r.gemm)
+    std::cout << "  gemm      " << r.gemm->m << "x" << r.gemm->n << "x" << r.gemm->k
+              << (r.gemm->padded() ? ", the kernel ran zero-padded to " + std::to_string(r.gemm->paddedM) + "x" +
+                                         std::to_string(r.gemm->paddedN) + "x" + std::to_string(r.gemm->paddedK) +
+                                         " (its tile), output cropped"
+                                   : ", not padded")
+              << "; checked against the float32 product\n";
   if (r.timing) {
     const auto& t = *r.timing;
     std::cout << "  speedup   " << fixed(t.speedup, 2) << "x";
@@ -191,6 +198,14 @@ void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const 
   }
   if (auto claimed = chosen.candidate.speedup())
     std::cout << "  recorded  " << fixed(*claimed, 2) << "x claimed in the file\n";
+  if (task.gemm) {  // CUDA-L2's tables: over torch.matmul, by its own offline and server methods
+    const auto offline = chosen.candidate.speedup("torch.matmul", "offline");
+    const auto server = chosen.candidate.speedup("torch.matmul", "server");
+    if (offline || server)
+      std::cout << "  recorded  over torch.matmul: " << (offline ? fixed(*offline, 2) + "x offline" : "")
+                << (offline && server ? ", " : "") << (server ? fixed(*server, 2) + "x server" : "")
+                << " (CUDA-L2's timing methods; the speedup above is KernelScope's)\n";
+  }
   std::cout << "  build     " << fixed(r.build.seconds, 1) << " s" << (r.build.cacheHit ? " (cache hit)" : "")
             << "\n";
 }
@@ -265,7 +280,7 @@ int runOne(const RunOptions& o) {
       for (const std::string& why : repaired->notRepaired) std::cerr << "  not repaired: " << why << "\n";
   }
   const protocol::Options options =
-      runs::evaluateOptions({.device = o.device, .trials = o.trials, .seeds = o.seeds});
+      runs::evaluateOptions({.device = o.device, .trials = o.trials, .seeds = o.seeds, .arch = o.arch});
   auto request = supervisor::evaluationRequest(*task, chosen->candidate, options);
   if (auto* why = std::get_if<std::string>(&request)) {
     std::cerr << "kscope run: error: " << chosen->where << ": " << *why << "\n";
@@ -394,7 +409,8 @@ void addRunCommand(CLI::App& app) {
       "Run the candidate's program with its mechanical build repairs (docs/cli.md); the file is "
       "not changed");
   command->add_option("--arch", o->arch,
-                      "Architecture that --repair writes into -arch flags (default: this GPU's)");
+                      "Architecture that --repair writes into -arch flags, and the -arch of native (.cu) builds "
+                      "(default: this GPU's; sm_90a on an H100)");
   command->add_flag("--json", o->json, "Print one JSON document (keys: docs/cli.md)");
   command->callback([o] { exitCode() = runOne(*o); });
 }

@@ -12,6 +12,7 @@
 #include "core/engine/clock_identity.h"
 #include "core/engine/environment_probe.h"
 #include "core/engine/gpu_share.h"
+#include "core/engine/gemm_task.h"
 #include "core/engine/measurement.h"
 #include "core/engine/native_task.h"
 #include "core/engine/phase_deadlines.h"
@@ -179,10 +180,11 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
         return preparePythonTask(task, candidate, context);
       }
       Outcome<NativeBuild> built =
-          buildNativeCandidate(task, candidate, ws.scratch(), ws.cache() / "native", reporter);
+          buildNativeCandidate(task, candidate, ws.scratch(), ws.cache() / "native", options.arch, reporter);
       if (auto* e = failed(built)) return *e;
       nativeBuilds.push_back(std::get<NativeBuild>(built).record);
       reporter.enter(protocol::Phase::Load, kLoadDeadlineS);
+      if (task.gemm) return prepareGemmTask(task, candidate, context, std::get<NativeBuild>(built).library);
       return prepareNativeTask(task, candidate, context, std::get<NativeBuild>(built).library);
     }();
     if (auto* e = failed(pair)) return inPhase(*e, reporter);
@@ -197,6 +199,11 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
     settings.warmup = options.warmup.value_or(dev.is_cuda() ? 5 : 2);
     settings.atol = options.atol;
     settings.rtol = options.rtol;
+    if (task.gemm) {  // against the float32 product, scaled by K (gemm_task.h); the options still override
+      const Tolerance tol = gemmTolerance(task.gemm->k);
+      if (!settings.atol) settings.atol = tol.atol;
+      if (!settings.rtol) settings.rtol = tol.rtol;
+    }
     settings.profile = options.profileKernels.value_or(true);
     settings.cpuPin = options.cpuPin.value_or(dev.is_cuda() ? CpuPinScope::Thread : CpuPinScope::None);
     settings.scratch = ws.scratch();
@@ -222,6 +229,7 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
     r.runtimeFlags = std::move(found.flags);
     r.probes = std::move(found.report);
     if (share) r.gpuShare = protocol::GpuShareWaits{share->sharedWaitSeconds(), share->exclusiveWaitSeconds()};
+    if (task.gemm) r.gemm = gemmRun(*task.gemm);
     return r;
   });
 }
@@ -240,7 +248,8 @@ Outcome<protocol::BuildResult> Engine::build(const protocol::Request& request, E
       RequestScope scope(c10::Device(c10::kCPU));
       ExtensionBuilds builds(reporter, ws.cache() / "torch-extensions");
       Outcome<NativeBuild> built =
-          buildNativeCandidate(*request.task, candidate, ws.scratch(), ws.cache() / "native", reporter);
+          buildNativeCandidate(*request.task, candidate, ws.scratch(), ws.cache() / "native",
+                               request.options.arch, reporter);
       if (auto* e = failed(built)) return inPhase(*e, reporter);
       r.build = buildReport({std::get<NativeBuild>(built).record});
       return r;

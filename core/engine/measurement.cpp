@@ -109,7 +109,8 @@ Outcome<Correct> checkCorrectness(ModelPair& pair, const MeasureSettings& s, Pha
     const ModelArgs& original = std::get<ModelArgs>(inputs);
 
     const ModelArgs refArgs = cloneArgs(original);
-    Outcome<CallResult> ref = callChecked(pair.reference, pair, refArgs, Phase::Correctness, s.device);
+    const ModelUnderTest& checker = pair.checkReference ? *pair.checkReference : pair.reference;
+    Outcome<CallResult> ref = callChecked(checker, pair, refArgs, Phase::Correctness, s.device);
     if (auto* e = failed(ref)) return *e;
     // The reference's output is kept as copies no Python object refers to, and the object it returned is
     // released: while the candidate runs, nothing in the interpreter holds the answer (docs/hacks.md,

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ struct ModelUnderTest {
 
 struct ModelPair {
   ModelUnderTest reference, candidate;
+  // What correctness compares the candidate with, when it is not the timed reference (a GEMM task checks
+  // against a float32 product, gemm_task.h); its calls stand in for the reference's in the correctness
+  // phase only.
+  std::optional<ModelUnderTest> checkReference;
   // A fresh set of inputs on the device, generated with torch.manual_seed(seed).
   std::function<Outcome<ModelArgs>(std::int64_t seed)> inputs;
   std::vector<ProgramFile> programs;  // to locate traceback frames

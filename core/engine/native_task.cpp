@@ -4,9 +4,11 @@
 #include <ATen/ops/randn.h>
 #include <dlfcn.h>
 
+#include "core/engine/phase_deadlines.h"
+#include "core/nvcc/cutlass_headers.h"
+#include "core/nvcc/gpu_arch.h"
 #include "core/nvcc/native_build.h"
 #include "core/nvcc/native_shim.h"
-#include "core/engine/phase_deadlines.h"
 
 namespace py = pybind11;
 namespace fs = std::filesystem;
@@ -16,7 +18,6 @@ namespace {
 
 constexpr char kKernelFile[] = "kernel.cu";  // what diagnostics call the candidate's .cu
 
-using ShimCall = int (*)(const at::Tensor*, int, at::Tensor*, char*, std::size_t);
 using ShimInt = int (*)();
 
 std::optional<at::ScalarType> scalarType(const std::string& name) {
@@ -38,7 +39,7 @@ protocol::ErrorInfo error(protocol::ErrorKind kind, const std::string& program, 
   return e;
 }
 
-nvcc::BuildOptions torchBuildOptions(const fs::path& scratch, const fs::path& cacheRoot) {
+nvcc::BuildOptions torchBuildOptions(const fs::path& scratch, const fs::path& cacheRoot, const std::string& arch) {
   py::module_ torch = py::module_::import("torch");
   py::module_ ext = py::module_::import("torch.utils.cpp_extension");
   nvcc::BuildOptions o;
@@ -54,8 +55,9 @@ nvcc::BuildOptions torchBuildOptions(const fs::path& scratch, const fs::path& ca
                       std::to_string(torch.attr("_C").attr("_GLIBCXX_USE_CXX11_ABI").cast<bool>() ? 1 : 0));
   if (torch.attr("cuda").attr("is_available")().cast<bool>()) {
     auto [major, minor] = torch.attr("cuda").attr("get_device_capability")().cast<std::pair<int, int>>();
-    o.arch = "sm_" + std::to_string(major) + std::to_string(minor);
+    o.arch = nvcc::nativeBuildArch(major, minor);
   }
+  if (!arch.empty()) o.arch = arch;
   o.scratchDir = scratch / "native";
   o.cacheDir = cacheRoot;
   o.cacheSalt = py::str(torch.attr("__version__")).cast<std::string>();
@@ -79,11 +81,25 @@ bool isIdentifier(const std::string& s) {
 
 Outcome<NativeBuild> buildNativeCandidate(const protocol::TaskSpec& task,
                                           const protocol::CandidateSpec& candidate, const fs::path& scratch,
-                                          const fs::path& cacheRoot, PhaseReporter& reporter) {
-  reporter.enter(protocol::Phase::Build, kBuildDeadlineS);
-  const nvcc::BuildResult result = nvcc::buildNativeLibrary(
-      {candidate.code, "kernel.cu", candidate.entry, static_cast<int>(task.inputs.size())},
-      torchBuildOptions(scratch, cacheRoot));
+                                          const fs::path& cacheRoot, const std::string& arch,
+                                          PhaseReporter& reporter) {
+  const bool cutlass = nvcc::includesCutlass(candidate.code);
+  const double deadline = cutlass ? kCutlassBuildDeadlineS : kBuildDeadlineS;
+  reporter.enter(protocol::Phase::Build, deadline);
+  nvcc::BuildOptions options = torchBuildOptions(scratch, cacheRoot, arch);
+  options.deadlineSeconds = deadline;
+  if (cutlass) {
+    const nvcc::CutlassHeaders headers = nvcc::findCutlassHeadersFromEnvironment();
+    if (!headers.found()) {
+      protocol::ErrorInfo e = error(protocol::ErrorKind::Build, "candidate", headers.error);
+      e.phase = "build";
+      return e;
+    }
+    nvcc::addCutlassToBuild(options, headers);
+  }
+  nvcc::NativeKernel kernel{candidate.code, "kernel.cu", candidate.entry, static_cast<int>(task.inputs.size())};
+  if (task.gemm) kernel.convention = nvcc::EntryConvention::GemmOut;
+  const nvcc::BuildResult result = nvcc::buildNativeLibrary(kernel, options);
   NativeBuild out;
   out.record.name = candidate.entry;
   out.record.program = "candidate";
@@ -109,6 +125,24 @@ Outcome<NativeBuild> buildNativeCandidate(const protocol::TaskSpec& task,
   }
   out.library = result.library;
   return out;
+}
+
+Outcome<NativeShimCall> loadNativeShim(const fs::path& library, nvcc::EntryConvention convention) {
+  void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return error(protocol::ErrorKind::Load, "candidate", std::string("cannot load the kernel: ") + dlerror());
+  auto abi = reinterpret_cast<ShimInt>(dlsym(handle, nvcc::kShimAbiVersionSymbol));
+  auto kind = reinterpret_cast<ShimInt>(dlsym(handle, nvcc::kShimEntryConventionSymbol));
+  auto call = reinterpret_cast<NativeShimCall>(dlsym(handle, nvcc::kShimCallSymbol));
+  if (!abi || !call || !kind || abi() != nvcc::kNativeShimAbiVersion)
+    return error(protocol::ErrorKind::Load, "candidate",
+                 library.string() + " lacks the kscope shim (ABI " +
+                     std::to_string(nvcc::kNativeShimAbiVersion) + ")");
+  if (kind() != static_cast<int>(convention))
+    return error(protocol::ErrorKind::Load, "candidate",
+                 library.string() + " was built for another entry convention (" + std::to_string(kind()) +
+                     ", expected " + std::to_string(static_cast<int>(convention)) + ")");
+  return call;
 }
 
 Outcome<ModelPair> prepareNativeTask(const protocol::TaskSpec& task, const protocol::CandidateSpec& candidate,
@@ -139,15 +173,9 @@ Outcome<ModelPair> prepareNativeTask(const protocol::TaskSpec& task, const proto
   if (auto* e = failed(reference)) return *e;
   pair.reference = {"reference", std::get<py::object>(reference)};
 
-  void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle)
-    return error(protocol::ErrorKind::Load, "candidate", std::string("cannot load the kernel: ") + dlerror());
-  auto abi = reinterpret_cast<ShimInt>(dlsym(handle, nvcc::kShimAbiVersionSymbol));
-  auto call = reinterpret_cast<ShimCall>(dlsym(handle, nvcc::kShimCallSymbol));
-  if (!abi || !call || abi() != nvcc::kNativeShimAbiVersion)
-    return error(protocol::ErrorKind::Load, "candidate",
-                 library.string() + " lacks the kscope shim (ABI " +
-                     std::to_string(nvcc::kNativeShimAbiVersion) + ")");
+  Outcome<NativeShimCall> loaded = loadNativeShim(library, nvcc::EntryConvention::Returns);
+  if (auto* e = failed(loaded)) return *e;
+  const NativeShimCall call = std::get<NativeShimCall>(loaded);
   pair.candidate = {"candidate", py::cpp_function(
                                      [call, entry = candidate.entry](py::args args) {
                                        std::vector<at::Tensor> inputs;

@@ -10,6 +10,7 @@
 
 #include "core/engine/event_sink.h"
 #include "core/engine/python_task.h"
+#include "core/nvcc/native_shim.h"
 
 namespace ks::engine {
 
@@ -18,11 +19,22 @@ struct NativeBuild {
   std::filesystem::path library;
 };
 
-// Compiles (or finds in <cacheRoot>) the candidate's library; a compile error is a `build` error.
+// Compiles (or finds in <cacheRoot>) the candidate's library; a compile error is a `build` error. `arch`:
+// nvcc -arch (options.arch); empty: the GPU's (nvcc::nativeBuildArch). A GEMM task (task.gemm) builds its
+// entry with the GemmOut convention. A source that includes CuTe/CUTLASS gets $CUTLASS_DIR's headers
+// (nvcc/cutlass_headers.h; a `build` error saying what was looked for when absent) and
+// kCutlassBuildDeadlineS.
 Outcome<NativeBuild> buildNativeCandidate(const protocol::TaskSpec& task,
                                           const protocol::CandidateSpec& candidate,
                                           const std::filesystem::path& scratch,
-                                          const std::filesystem::path& cacheRoot, PhaseReporter& reporter);
+                                          const std::filesystem::path& cacheRoot, const std::string& arch,
+                                          PhaseReporter& reporter);
+
+using NativeShimCall = int (*)(const at::Tensor*, int, at::Tensor*, char*, std::size_t);
+
+// dlopens `library` and returns its kscope_call, after checking the shim's ABI version and that its entry
+// convention is `convention`; a `load` error of the candidate otherwise.
+Outcome<NativeShimCall> loadNativeShim(const std::filesystem::path& library, nvcc::EntryConvention convention);
 
 Outcome<ModelPair> prepareNativeTask(const protocol::TaskSpec& task, const protocol::CandidateSpec& candidate,
                                      const TaskContext& context, const std::filesystem::path& library);

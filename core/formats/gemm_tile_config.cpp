@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <numeric>
 #include <regex>
 #include <set>
 #include <system_error>
@@ -280,6 +281,29 @@ TileConfig parseGemmTileConfig(std::string_view source) {
     start = end + 1;
   }
   return out.take();
+}
+
+std::optional<std::vector<std::int64_t>> gemmBlockTile(const TileConfig& config) {
+  std::vector<std::int64_t> tile;
+  for (const char* name : {"BM", "BN", "BK"}) {
+    std::int64_t lcm = 0;
+    for (const TileParameter* p : config.all(name))
+      if (p->number && *p->number > 0) lcm = lcm ? std::lcm(lcm, *p->number) : *p->number;
+    if (lcm == 0) return std::nullopt;
+    tile.push_back(lcm);
+  }
+  return tile;
+}
+
+std::optional<std::string> gemmOutEntry(std::string_view source) {
+  static const std::string kTensor = R"((?:const\s+)?(?:torch|at)::Tensor\s*&?\s*\w+)";
+  static const std::regex kEntry(R"(\bvoid\s+(\w+)\s*\(\s*)" + kTensor + R"(\s*,\s*)" + kTensor +
+                                 R"(\s*,\s*)" + kTensor + R"(\s*,\s*)" + kTensor + R"(\s*\)\s*\{)");
+  std::optional<std::string> last;
+  for (auto it = std::cregex_iterator(source.data(), source.data() + source.size(), kEntry);
+       it != std::cregex_iterator(); ++it)
+    last = (*it)[1].str();
+  return last;
 }
 
 }  // namespace ks

@@ -38,4 +38,14 @@ struct TileConfig {
 // Reads the tile configuration out of a CUDA C++ source. Comments are skipped. Never throws.
 TileConfig parseGemmTileConfig(std::string_view source);
 
+// The out-parameter GEMM entry of a kernel source: the last function declared `void name(T a, T b, T
+// b_col_major, T c)` with four torch::Tensor / at::Tensor parameters (by value or const reference; any
+// parameter names, over several lines) — CUDA-L2's `cuda_l2_h100_fp32`. nullopt when there is none.
+std::optional<std::string> gemmOutEntry(std::string_view source);
+
+// The block tile {BM, BN, BK} a GEMM's inputs are padded to: per extent the least common multiple of every
+// integer value the source gives it (a kernel choosing among tiles at run time gets a padding that suits
+// each). nullopt when one of the three has no integer value (not written down, or built by a macro).
+std::optional<std::vector<std::int64_t>> gemmBlockTile(const TileConfig& config);
+
 }  // namespace ks

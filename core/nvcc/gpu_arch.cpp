@@ -16,4 +16,10 @@ GpuArch detectGpuArch() {
   return {"sm_" + m[1].str() + m[2].str(), ""};
 }
 
+std::string nativeBuildArch(int major, int minor) {
+  std::string arch = "sm_" + std::to_string(major) + std::to_string(minor);
+  if (major == 9 && minor == 0) arch += "a";
+  return arch;
+}
+
 }  // namespace ks::nvcc

@@ -12,4 +12,10 @@ struct GpuArch {
 
 GpuArch detectGpuArch();
 
+// The nvcc -arch a native build targets on a GPU of compute capability major.minor: "sm_<major><minor>",
+// with the `a` suffix on 9.0 ("sm_90a"), whose architecture-specific features (wgmma, TMA, setmaxnreg) CuTe
+// and CUTLASS kernels use when compiled for it; sm_90a code runs on sm_90 GPUs only, which is where it is
+// built to run. The one place this rule lives.
+std::string nativeBuildArch(int major, int minor);
+
 }  // namespace ks::nvcc

@@ -56,7 +56,7 @@ BuildResult buildNativeLibrary(const NativeKernel& kernel, const BuildOptions& o
   for (const auto& dir : options.includeDirs) result.flags.push_back("-I" + dir.string());
   result.flags.insert(result.flags.end(), options.extraFlags.begin(), options.extraFlags.end());
   result.flags.insert(result.flags.end(), options.linkFlags.begin(), options.linkFlags.end());
-  const std::string shim = nativeShimSource(kernelFile, kernel.entry, kernel.arity);
+  const std::string shim = nativeShimSource(kernelFile, kernel.entry, kernel.arity, kernel.convention);
 
   std::optional<BuildCache> cache;
   if (!options.cacheDir.empty()) {

@@ -5,6 +5,7 @@
 
 #include "core/nvcc/build_options.h"
 #include "core/nvcc/build_result.h"
+#include "core/nvcc/native_shim.h"
 
 namespace ks::nvcc {
 
@@ -13,6 +14,7 @@ struct NativeKernel {
   std::string fileName = "kernel.cu";  // what diagnostics call it (the file the user opened)
   std::string entry;                   // the C++ function over torch::Tensor to call
   int arity = 0;                       // how many tensors it takes (the task's inputs)
+  EntryConvention convention = EntryConvention::Returns;  // GemmOut: void entry(a, b, b_col_major, c)
 };
 
 // On success result.library is the shared library (inside the cache when options.cacheDir is set,

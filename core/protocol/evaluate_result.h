@@ -201,6 +201,16 @@ struct GpuShareWaits {
   bool operator==(const GpuShareWaits&) const = default;
 };
 
+// What the runner did with a GEMM task (task.gemm): the shape, and the shape the candidate ran on. A padded
+// run zero-padded M, N, K up to multiples of the kernel's tile and cropped the candidate's output to M×N;
+// the reference always ran on the unpadded inputs.
+struct GemmRun {
+  std::int64_t m = 0, n = 0, k = 0;
+  std::int64_t paddedM = 0, paddedN = 0, paddedK = 0;
+  bool padded() const { return paddedM != m || paddedN != n || paddedK != k; }
+  bool operator==(const GemmRun&) const = default;
+};
+
 struct EvaluateResult {
   std::string codeHash;  // "sha256:<hex>" of candidate.code
   std::string device;
@@ -218,6 +228,7 @@ struct EvaluateResult {
   // Set when the request shared the GPU with other runners (options.gpu_share): seconds it waited for the
   // lock, shared (checks) and alone (timing and profile, which ran with no other runner's work).
   std::optional<GpuShareWaits> gpuShare;
+  std::optional<GemmRun> gemm;  // GEMM tasks only
   // Per probe, what it measured or why it did not run: {"repeat-calls": {"ran": true, ...}, ...}.
   nlohmann::ordered_json probes = nlohmann::ordered_json::object();
   bool operator==(const EvaluateResult&) const = default;

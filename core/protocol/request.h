@@ -20,13 +20,25 @@ struct TensorSpec {
   bool operator==(const TensorSpec&) const = default;
 };
 
+// A GEMM task (CUDA-L2): C = A·B with A M×K and B K×N in float16. The runner makes the inputs itself (a, b and
+// b_col_major, b transposed and contiguous) and calls the candidate's out-parameter entry
+// `void entry(a, b, b_col_major, c)` (docs/runner-protocol.md, "GEMM tasks").
+struct GemmSpec {
+  std::int64_t m = 0, n = 0, k = 0;
+  // The kernel's block tile (BM, BN, BK): the candidate's inputs are zero-padded up to multiples of it when
+  // the shape is not one, and its output cropped. Empty: no padding.
+  std::vector<std::int64_t> padTo;
+  bool operator==(const GemmSpec&) const = default;
+};
+
 struct TaskSpec {
   std::string key;  // "L1/12"; free text for the runner, echoed into nothing
   CodeLanguage language = CodeLanguage::Python;
   // Python: a KernelBench program (Model, get_inputs, get_init_inputs). Cuda: a Python expression over the
   // input names evaluated with `torch` in scope ("torch.matmul(A, B)").
   std::string reference;
-  std::vector<TensorSpec> inputs;  // native tasks only
+  std::vector<TensorSpec> inputs;  // native tasks only (not with `gemm`, whose inputs the runner makes)
+  std::optional<GemmSpec> gemm;    // native GEMM task: the shape; the reference then names a, b
   bool operator==(const TaskSpec&) const = default;
 };
 
@@ -34,7 +46,9 @@ struct CandidateSpec {
   std::string id;
   CodeLanguage language = CodeLanguage::Python;
   std::string code;   // Python program with ModelNew, or the .cu text of a native kernel
-  std::string entry;  // native only: the C++ function `torch::Tensor entry(torch::Tensor...)`
+  // native only: the C++ function `torch::Tensor entry(torch::Tensor...)`, or for a GEMM task
+  // `void entry(torch::Tensor a, torch::Tensor b, torch::Tensor b_col_major, torch::Tensor c)`
+  std::string entry;
   bool operator==(const CandidateSpec&) const = default;
 };
 
@@ -54,6 +68,8 @@ struct Options {
   std::optional<bool> profileKernels;  // list the GPU kernels of one call per model; default: on for cuda
   // nullopt: Thread on cuda, None on cpu (where torch's own threads do the work). docs/runner-protocol.md.
   std::optional<CpuPinScope> cpuPin;
+  // nvcc -arch of native builds ("sm_90a"); empty: the GPU's, with the `a` suffix on compute capability 9.0
+  std::string arch;
   bool operator==(const Options&) const = default;
 };
 

@@ -70,11 +70,15 @@ Json toJson(const TaskSpec& t) {
       inputs.push_back({{"name", i.name}, {"shape", i.shape}, {"dtype", i.dtype}});
     j["inputs"] = std::move(inputs);
   }
+  if (t.gemm) {
+    j["gemm"] = {{"m", t.gemm->m}, {"n", t.gemm->n}, {"k", t.gemm->k}};
+    if (!t.gemm->padTo.empty()) j["gemm"]["pad_to"] = t.gemm->padTo;
+  }
   return j;
 }
 
 TaskSpec taskFrom(const Fields& f) {
-  f.rejectUnknown({"key", "language", "reference", "inputs"});
+  f.rejectUnknown({"key", "language", "reference", "inputs", "gemm"});
   TaskSpec t;
   t.key = f.strOr("key", "");
   t.language = languageFrom(f, "language");
@@ -86,7 +90,21 @@ TaskSpec taskFrom(const Fields& f) {
       if (d < 0) throw DecodeError{i.pathOf("shape") + ": dimensions must be >= 0"};
     t.inputs.push_back(std::move(spec));
   }
-  if (t.language == CodeLanguage::Cuda && t.inputs.empty())
+  if (f.has("gemm")) {
+    const Fields g = f.object("gemm");
+    g.rejectUnknown({"m", "n", "k", "pad_to"});
+    GemmSpec gemm{g.int64("m", 1), g.int64("n", 1), g.int64("k", 1), {}};
+    if (g.has("pad_to")) gemm.padTo = g.int64s("pad_to");
+    if (!gemm.padTo.empty() && gemm.padTo.size() != 3)
+      throw DecodeError{g.pathOf("pad_to") + ": expected [BM, BN, BK]"};
+    for (std::int64_t d : gemm.padTo)
+      if (d < 1) throw DecodeError{g.pathOf("pad_to") + ": tile sizes must be >= 1"};
+    if (t.language != CodeLanguage::Cuda) throw DecodeError{"task.gemm: only a native (cuda) task is a GEMM"};
+    if (!t.inputs.empty())
+      throw DecodeError{"task.inputs: a GEMM task's inputs are made by the runner; give task.gemm alone"};
+    t.gemm = std::move(gemm);
+  }
+  if (t.language == CodeLanguage::Cuda && t.inputs.empty() && !t.gemm)
     throw DecodeError{"task.inputs: a native (cuda) task needs its inputs"};
   return t;
 }
@@ -123,13 +141,14 @@ Json toJson(const Options& o) {
   if (o.profileKernels) j["profile_kernels"] = *o.profileKernels;
   if (!o.gpuShare.empty()) j["gpu_share"] = o.gpuShare;
   if (o.cpuPin) j["cpu_pin"] = cpuPinScopeName(*o.cpuPin);
+  if (!o.arch.empty()) j["arch"] = o.arch;
   return j;
 }
 
 Options optionsFrom(const Fields& f) {
   f.rejectUnknown(
       {"device", "seeds", "trials", "warmup", "seed", "scratch", "cache", "atol", "rtol", "profile_kernels",
-       "gpu_share", "cpu_pin"});
+       "gpu_share", "cpu_pin", "arch"});
   Options o;
   o.device = f.strOr("device", "");
   if (!o.device.empty() && o.device != "cuda" && o.device != "cpu")
@@ -147,6 +166,9 @@ Options optionsFrom(const Fields& f) {
       throw DecodeError{"options." + std::string(key) + ": must be >= 0"};
   o.profileKernels = f.optBoolean("profile_kernels");
   o.gpuShare = f.strOr("gpu_share", "");
+  o.arch = f.strOr("arch", "");
+  if (!o.arch.empty() && o.arch.rfind("sm_", 0) != 0 && o.arch.rfind("compute_", 0) != 0)
+    throw DecodeError{"options.arch: expected an nvcc -arch such as \"sm_90a\", got \"" + o.arch + "\""};
   if (f.has("cpu_pin")) {
     const std::string pin = f.str("cpu_pin");
     o.cpuPin = cpuPinScopeFrom(pin);

@@ -292,6 +292,14 @@ EvaluateResult evaluateFrom(const Fields& f) {
     const Fields share = f.object("gpu_share");
     r.gpuShare = GpuShareWaits{share.number("shared_wait_s"), share.number("exclusive_wait_s")};
   }
+  if (f.has("gemm")) {
+    const Fields g = f.object("gemm");
+    GemmRun run{g.int64("m", 0), g.int64("n", 0), g.int64("k", 0), 0, 0, 0};
+    run.paddedM = g.has("padded_m") ? g.int64("padded_m", 0) : run.m;
+    run.paddedN = g.has("padded_n") ? g.int64("padded_n", 0) : run.n;
+    run.paddedK = g.has("padded_k") ? g.int64("padded_k", 0) : run.k;
+    r.gemm = run;
+  }
   return r;
 }
 
@@ -328,6 +336,14 @@ Json toJson(const EvaluateResult& r) {
   j["probes"] = r.probes;
   if (r.gpuShare)
     j["gpu_share"] = {{"shared_wait_s", r.gpuShare->sharedWaitS}, {"exclusive_wait_s", r.gpuShare->exclusiveWaitS}};
+  if (r.gemm)
+    j["gemm"] = {{"m", r.gemm->m},
+                 {"n", r.gemm->n},
+                 {"k", r.gemm->k},
+                 {"padded", r.gemm->padded()},
+                 {"padded_m", r.gemm->paddedM},
+                 {"padded_n", r.gemm->paddedN},
+                 {"padded_k", r.gemm->paddedK}};
   return j;
 }
 

@@ -7,6 +7,7 @@ protocol::Options evaluateOptions(const RunChoices& choices) {
   options.device = choices.device;
   if (choices.trials > 0) options.trials = choices.trials;
   if (choices.seeds > 0) options.seeds = choices.seeds;
+  options.arch = choices.arch;
   return options;
 }
 

@@ -10,6 +10,7 @@ struct RunChoices {
   std::string device;  // "cuda" | "cpu"; empty: the runner's choice (cuda when it has a GPU)
   int trials = 0;      // timed trials per model; 0: the runner's default
   int seeds = 0;       // correctness seeds; 0: the runner's default
+  std::string arch;    // nvcc -arch of native builds ("sm_90a"); empty: the runner's GPU's
 };
 
 protocol::Options evaluateOptions(const RunChoices& choices);

@@ -1,6 +1,7 @@
 #include "core/supervisor/evaluation_request.h"
 
 #include "core/formats/cuda_source_header.h"
+#include "core/formats/gemm_tile_config.h"
 
 namespace ks::supervisor {
 namespace {
@@ -26,7 +27,20 @@ std::variant<protocol::Request, std::string> evaluationRequest(const Task& task,
       .key = task.key(), .language = task.referenceLanguage, .reference = task.referenceCode};
   protocol::CandidateSpec candidateSpec{
       .id = candidate.id, .language = candidate.language, .code = *candidate.code};
-  if (candidate.language == CodeLanguage::Cuda) {
+  if (candidate.language == CodeLanguage::Cuda && task.gemm) {
+    // A GEMM task (CUDA-L2): the runner makes the inputs; the kernel's source names its entry and tile.
+    const std::optional<std::string> entry = gemmOutEntry(*candidate.code);
+    if (!entry)
+      return who + ": no GEMM entry function found (expected `void cuda_l2_…(torch::Tensor a, torch::Tensor b, "
+                   "torch::Tensor b_col_major, torch::Tensor c) {`)";
+    candidateSpec.entry = *entry;
+    const TileConfig config = parseGemmTileConfig(*candidate.code);
+    taskSpec.language = CodeLanguage::Cuda;
+    if (taskSpec.reference.empty()) taskSpec.reference = "torch.matmul(a, b)";
+    protocol::GemmSpec gemm{.m = task.gemm->m, .n = task.gemm->n, .k = task.gemm->k, .padTo = {}};
+    if (auto tile = gemmBlockTile(config)) gemm.padTo = *tile;
+    taskSpec.gemm = std::move(gemm);
+  } else if (candidate.language == CodeLanguage::Cuda) {
     std::vector<LoadIssue> issues;
     CudaSourceHeader header = parseCudaSourceHeader(*candidate.code, issues);
     if (!issues.empty()) {

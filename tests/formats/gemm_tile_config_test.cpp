@@ -69,6 +69,31 @@ TEST(GemmTileConfig, DeclarationStyles) {
   EXPECT_EQ(c.find("mma"), nullptr);
 }
 
+TEST(GemmTileConfig, GemmOutEntryIsTheLastVoidFunctionOfFourTensors) {
+  EXPECT_EQ(gemmOutEntry("template <class T> __global__ void cuda_l2_h100_fp32_kernel(\n  T* a, T* b) {}\n"
+                         "void helper(torch::Tensor a, torch::Tensor b) {}\n"
+                         "void cuda_l2_h100_fp32(torch::Tensor a, torch::Tensor b,\n"
+                         "                       torch::Tensor b_col_major, torch::Tensor c) {\n}\n"),
+            "cuda_l2_h100_fp32");
+  EXPECT_EQ(gemmOutEntry("void f(const at::Tensor& x, const at::Tensor &y, at::Tensor z, torch::Tensor out)\n{}"),
+            "f");
+  EXPECT_EQ(gemmOutEntry("torch::Tensor g(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d) {}"),
+            std::nullopt);
+  EXPECT_EQ(gemmOutEntry("void h(torch::Tensor a, torch::Tensor b, torch::Tensor c);"), std::nullopt);
+}
+
+TEST(GemmTileConfig, BlockTileIsTheLcmOfEachExtentsValues) {
+  const TileConfig one = parseGemmTileConfig("auto BM = Int<128>{};\nauto BN = Int<256>{};\nauto BK = Int<32>{};\n");
+  EXPECT_EQ(gemmBlockTile(one), (std::vector<std::int64_t>{128, 256, 32}));
+  const TileConfig two = parseGemmTileConfig(
+      "constexpr int BM = 64;\nconstexpr int BN = 128;\nconstexpr int BK = 32;\n"
+      "if (big) { constexpr int BM = 192; }\n");
+  auto tile = gemmBlockTile(two);
+  ASSERT_TRUE(tile);
+  EXPECT_EQ((*tile)[0], 192);  // lcm(64, 192)
+  EXPECT_EQ(gemmBlockTile(parseGemmTileConfig("constexpr int BM = 64;\nconstexpr int BN = 64;\n")), std::nullopt);
+}
+
 TEST(GemmTileConfig, EmptyAndBrokenSources) {
   EXPECT_TRUE(parseGemmTileConfig("").parameters.empty());
   EXPECT_TRUE(parseGemmTileConfig("/* unterminated").parameters.empty());

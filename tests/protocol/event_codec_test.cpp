@@ -126,6 +126,23 @@ TEST(EventCodec, EvaluateResultRoundTripsThroughTheResultEvent) {
   EXPECT_EQ(*d.value, r);
 }
 
+TEST(EventCodec, GemmRunSaysWhetherTheCandidateRanPaddedAndOlderResultsHaveNone) {
+  EvaluateResult r = sampleResult();
+  r.gemm = GemmRun{64, 1024, 96, 128, 1024, 128};
+  const Json j = toJson(r);
+  EXPECT_EQ(j["gemm"]["padded"], true);
+  EXPECT_EQ(j["gemm"]["padded_m"], 128);
+  EXPECT_EQ(j["gemm"]["padded_k"], 128);
+  Decoded<EvaluateResult> d = decodeEvaluateResult(j);
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_EQ(*d.value, r);
+  EXPECT_TRUE(d.value->gemm->padded());
+
+  r.gemm = GemmRun{1024, 1024, 1024, 1024, 1024, 1024};
+  EXPECT_EQ(toJson(r)["gemm"]["padded"], false);
+  EXPECT_FALSE(decodeEvaluateResult(toJson(sampleResult())).value->gemm);
+}
+
 TEST(EventCodec, FailedBuildsCarryTheirCauseAndOlderResultsDecodeWithout) {
   const EvaluateResult r = sampleResult();
   const Json j = toJson(r);

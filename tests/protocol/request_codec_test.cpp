@@ -54,6 +54,65 @@ TEST(RequestCodec, NativeTaskRoundTrips) {
   EXPECT_EQ(*d.value, r);
 }
 
+TEST(RequestCodec, GemmTaskAndArchRoundTrip) {
+  Request r;
+  r.id = "g";
+  r.op = Op::Evaluate;
+  TaskSpec task;
+  task.key = "h100_F32F16F16F32/64x128x64";
+  task.language = CodeLanguage::Cuda;
+  task.reference = "torch.matmul(a, b)";
+  task.gemm = GemmSpec{64, 128, 64, {128, 256, 32}};
+  r.task = task;
+  r.candidate = CandidateSpec{"64_128_64.cu", CodeLanguage::Cuda, "#include <cute/tensor.hpp>\n", "cuda_l2_h100_fp32"};
+  r.options.arch = "sm_90a";
+  const std::string line = encodeRequest(r);
+  EXPECT_NE(line.find(R"("gemm":{"m":64,"n":128,"k":64,"pad_to":[128,256,32]})"), std::string::npos) << line;
+  EXPECT_NE(line.find(R"("arch":"sm_90a")"), std::string::npos) << line;
+  Decoded<Request> d = decodeRequest(line);
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_EQ(*d.value, r);
+
+  // Without a tile there is no padding, and pad_to is left out.
+  r.task->gemm->padTo.clear();
+  d = decodeRequest(encodeRequest(r));
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_TRUE(d.value->task->gemm->padTo.empty());
+  EXPECT_EQ(encodeRequest(r).find("pad_to"), std::string::npos);
+}
+
+TEST(RequestCodec, GemmTaskErrorsNameTheField) {
+  const std::string candidate = R"("candidate": {"code": "x", "language": "cuda", "entry": "f"})";
+  struct Case {
+    std::string task, error;
+  };
+  const Case cases[] = {
+      {R"({"language": "cuda", "reference": "r", "gemm": {"m": 64, "n": 64, "k": 64, "pad_to": [128, 128]}})",
+       "task.gemm.pad_to: expected [BM, BN, BK]"},
+      {R"({"language": "cuda", "reference": "r", "gemm": {"m": 64, "n": 64, "k": 64, "pad_to": [0, 1, 1]}})",
+       "task.gemm.pad_to: tile sizes must be >= 1"},
+      {R"({"language": "cuda", "reference": "r", "gemm": {"m": 0, "n": 64, "k": 64}})",
+       "task.gemm.m: expected an integer >= 1, got integer 0"},
+      {R"({"language": "cuda", "reference": "r", "gemm": {"m": 1, "n": 64, "k": 64, "bm": 1}})",
+       "task.gemm.bm: unknown key"},
+      {R"({"language": "python", "reference": "r", "gemm": {"m": 1, "n": 1, "k": 1}})",
+       "task.gemm: only a native (cuda) task is a GEMM"},
+      {R"({"language": "cuda", "reference": "r", "gemm": {"m": 1, "n": 1, "k": 1},
+           "inputs": [{"name": "a", "shape": [1, 1]}]})",
+       "task.inputs: a GEMM task's inputs are made by the runner; give task.gemm alone"},
+  };
+  for (const Case& c : cases) {
+    const std::string line = R"({"id": "1", "op": "evaluate", "task": )" + c.task + ", " + candidate + "}";
+    Decoded<Request> d = decodeRequest(line);
+    EXPECT_FALSE(d.value) << line;
+    EXPECT_EQ(d.error, c.error) << line;
+  }
+  Decoded<Request> d = decodeRequest(
+      R"({"id": "1", "op": "hello", "options": {"arch": "90a"}})");
+  EXPECT_FALSE(d.value);
+  EXPECT_EQ(d.error, "options.arch: expected an nvcc -arch such as \"sm_90a\", got \"90a\"");
+}
+
 TEST(RequestCodec, WarmUpRoundTripsWithItsDevice) {
   Request r;
   r.id = "w1";

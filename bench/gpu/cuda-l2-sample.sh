@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Issue 13 item 5 on the GPU machine: re-time a stratified sample of CUDA-L2's H100 kernels through the
+# runner's GEMM path and print, per shape, correct?, padded?, measured vs recorded speedup, build time, cache
+# hit and ptxas resources, then the summary (bench/cuda_l2_sample.py report).
+#
+#   bash bench/gpu/cuda-l2-sample.sh STATE_DIR STAGE...
+#
+# Stages, in the order given:
+#   prepare  (here, not on the device) the sample: ../shared/gpu/carry-deps.sh (.deps: build deps and CUTLASS
+#            4.2.1's headers in .deps/cutlass), then bench/cuda_l2_sample.py prepare into
+#            .deps/datasets/cuda-l2-sample (70 kernels, every M, N and K size seven times; seed fixed)
+#   build    configure and build kscope and kscope-runner (bench/gpu/build-lib.sh)
+#   compile  kscope batch --build-only: every sampled kernel built by $JOBS runners at once into the build
+#            cache under STATE_DIR (65-270 s a kernel on the H100 machine); resumable: what is cached is a
+#            cache hit next time, so repeat the stage until its log says every build came from the cache
+#   time     kscope batch (one timing runner), results appended to STATE_DIR/batch.jsonl; resumable (entries
+#            already there are skipped), so repeat it while it is cut short
+#   report   the table and summary into $OUT/cuda-l2-sample.md, and on stdout
+#   fresh    empties STATE_DIR first
+#
+# Every stage stops itself before GPU_TOTAL_S (default 570 s) so one device `run` (10-minute limit) ends
+# cleanly; STATE_DIR (e.g. /tmp/kscope-l2) outlives calls while the machine stays warm. Example:
+#   here:         bash bench/gpu/cuda-l2-sample.sh /tmp/kscope-l2 prepare
+#   device `run`: bash bench/gpu/cuda-l2-sample.sh /tmp/kscope-l2 build compile   (carry: [".deps"])
+#   then:         bash bench/gpu/cuda-l2-sample.sh /tmp/kscope-l2 compile         (until all cached)
+#   then:         bash bench/gpu/cuda-l2-sample.sh /tmp/kscope-l2 time report     (repeat while cut short)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+state=${1:?usage: cuda-l2-sample.sh STATE_DIR STAGE...}
+shift
+total=${GPU_TOTAL_S:-570}
+jobs=${JOBS:-12}
+sample=$root/.deps/datasets/cuda-l2-sample
+OUT=${OUT:-$root/out/cuda-l2-sample}
+mkdir -p "$OUT" "$state"
+export XDG_CACHE_HOME=$state/xdg
+export CUTLASS_DIR=${CUTLASS_DIR:-$root/.deps/cutlass}
+log() { echo "== $(date +%T) $*" | tee -a "$OUT/session.log"; }
+left() { echo $((total - SECONDS)); }
+
+batch() {  # batch NAME [kscope batch options...]: for what time is left, interrupted cleanly at its end
+  local name=$1 budget t0=$SECONDS
+  shift
+  budget=$(($(left) - 20))
+  ((budget > 30)) || { log "no time left for $name"; return 1; }
+  local tasks=()
+  while read -r key; do tasks+=(--task "$key"); done < "$sample/shapes.txt"
+  source "$root/bench/gpu/build-lib.sh"
+  timeout -s INT "$budget" "$gpu_build_dir/bin/kscope" batch "$sample" --device cuda "${tasks[@]}" \
+    --store "$state/results.db" "$@" 2>> "$state/$name.log"
+  local rc=$?
+  log "$name: exit $rc, $((SECONDS - t0)) s"
+  grep -E "^kscope batch: (builds|interrupted)" "$state/$name.log" | tail -2 | tee -a "$OUT/session.log"
+  return $rc
+}
+
+for stage in "$@"; do
+  case $stage in
+  fresh)
+    rm -rf "$state" && mkdir -p "$state"
+    log "fresh: $state emptied"
+    ;;
+  prepare)
+    bash ../shared/gpu/carry-deps.sh && bash bench/gpu/carry-extra.sh || exit 2
+    rm -rf "$sample"
+    python3 bench/cuda_l2_sample.py prepare ../shared/datasets/cuda-l2 "$sample" || exit 2
+    du -sh "$root/.deps"
+    ;;
+  build)
+    [[ -f $sample/shapes.txt ]] || { echo "no $sample: run the prepare stage here first"; exit 2; }
+    [[ -f $CUTLASS_DIR/include/cute/tensor.hpp ]] || { echo "no CUTLASS at CUTLASS_DIR=$CUTLASS_DIR"; exit 2; }
+    log "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1), $(nproc) cores"
+    source "$root/bench/gpu/build-lib.sh"
+    gpu_prefix_paths
+    gpu_build "$(left)" "$OUT/build.log" kscope kscope-runner
+    status=$?
+    log "build: exit $status"
+    ((status == 0)) || { tail -40 "$OUT/build.log"; exit 1; }
+    ;;
+  compile)
+    batch compile --build-only --jobs "$jobs"
+    ;;
+  time)
+    batch time --no-prebuild --out "$state/batch.jsonl"
+    [[ -f $state/batch.jsonl ]] && log "time: $(wc -l < "$state/batch.jsonl") of $(wc -l < "$sample/shapes.txt") shapes done"
+    ;;
+  report)
+    python3 bench/cuda_l2_sample.py report "$sample" "$state/batch.jsonl" > "$OUT/cuda-l2-sample.md"
+    sed -n '/^## Summary/,$p' "$OUT/cuda-l2-sample.md"
+    ;;
+  *) echo "unknown stage $stage"; exit 2 ;;
+  esac
+done
+[[ -f $state/batch.jsonl ]] && gzip -c "$state/batch.jsonl" > "$OUT/batch.jsonl.gz"
+grep -hE "error|failed" "$state"/*.log 2>/dev/null | tail -100 > "$OUT/batch-errors.log"
+log "done in $SECONDS s"
