@@ -21,6 +21,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import statistics
 import sys
@@ -121,8 +122,24 @@ def fmt(x, digits=2):
     return "—" if x is None else f"{x:.{digits}f}"
 
 
+BUILT = re.compile(r"^\[build \d+/\d+\] (\S+) \S+: built, .*, (\d+) s$")
+
+
+def cold_builds(logs):
+    """task -> seconds of its compile in the --build-only stage (a kernel built again later is a cache hit)."""
+    seconds = {}
+    for path in logs:
+        if os.path.exists(path):
+            for line in open(path):
+                m = BUILT.match(line.strip())
+                if m:
+                    seconds[m.group(1)] = int(m.group(2))
+    return seconds
+
+
 def cmd_report(a):
     release = release_folder(a.release)
+    cold = cold_builds(a.compile_log)
     tables = read_tables(a.release, release)
     lines = []
     with open(a.batch) as f:
@@ -137,7 +154,7 @@ def cmd_report(a):
           "offline/server methods are not measured by this runner yet (issue 13 items 2-3), so their columns "
           "show the recorded numbers only.\n")
     print("| shape | correct | padded | measured vs torch.matmul | recorded offline | recorded server "
-          "| recorded offline vs cuBLAS-max | build s | cache hit | regs | smem B |")
+          "| recorded offline vs cuBLAS-max | cold build s | timed run's build | regs | smem B |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     ratios, within = [], 0
     for e in sorted(lines, key=lambda e: shape_of(e["task"].split("/")[-1].replace("x", "_")) or (0, 0, 0)):
@@ -160,8 +177,8 @@ def cmd_report(a):
             (event.get("error") or {}).get("message", "?"))[:60].replace("|", "/"))
         padded = "yes" if (result.get("gemm") or {}).get("padded") else "no"
         print(f"| {e['task']} | {correct} | {padded} | {fmt(measured)} | {fmt(recorded)} | "
-              f"{fmt(srv.get('torch.matmul'))} | {fmt(off.get('cuBLAS-max'))} | {fmt(build.get('seconds'), 0)} | "
-              f"{build.get('cache_hit', '—')} | {regs if regs is not None else '—'} | "
+              f"{fmt(srv.get('torch.matmul'))} | {fmt(off.get('cuBLAS-max'))} | {cold.get(e['task'], '—')} | "
+              f"{'cache hit' if build.get('cache_hit') else 'built'} | {regs if regs is not None else '—'} | "
               f"{smem if smem is not None else '—'} |")
     n_correct = sum(e.get("outcome") == "correct" for e in lines)
     print(f"\n## Summary\n\n- correct: {n_correct} of {len(lines)}")
@@ -189,6 +206,8 @@ def main(argv=None):
     s = sub.add_parser("report")
     s.add_argument("release")
     s.add_argument("batch")
+    s.add_argument("--compile-log", action="append", default=[],
+                   help="kscope batch --build-only stderr: the cold build time of each kernel (repeatable)")
     s.set_defaults(run=cmd_report)
     a = p.parse_args(argv)
     a.run(a)

@@ -6,7 +6,7 @@
 #   bash bench/gpu/cuda-l2-sample.sh STATE_DIR STAGE...
 #
 # Stages, in the order given:
-#   prepare  (here, not on the device) the sample: ../shared/gpu/carry-deps.sh (.deps: build deps and CUTLASS
+#   prepare  (here, not on the device; SAMPLE_COUNT=N for another size, rounded up to tens) the sample: ../shared/gpu/carry-deps.sh (.deps: build deps and CUTLASS
 #            4.2.1's headers in .deps/cutlass), then bench/cuda_l2_sample.py prepare into
 #            .deps/datasets/cuda-l2-sample (70 kernels, every M, N and K size seven times; seed fixed)
 #   build    configure and build kscope and kscope-runner (bench/gpu/build-lib.sh)
@@ -64,7 +64,7 @@ for stage in "$@"; do
   prepare)
     bash ../shared/gpu/carry-deps.sh && bash bench/gpu/carry-extra.sh || exit 2
     rm -rf "$sample"
-    python3 bench/cuda_l2_sample.py prepare ../shared/datasets/cuda-l2 "$sample" || exit 2
+    python3 bench/cuda_l2_sample.py prepare ../shared/datasets/cuda-l2 "$sample" --count "${SAMPLE_COUNT:-70}" || exit 2
     du -sh "$root/.deps"
     ;;
   build)
@@ -86,7 +86,8 @@ for stage in "$@"; do
     [[ -f $state/batch.jsonl ]] && log "time: $(wc -l < "$state/batch.jsonl") of $(wc -l < "$sample/shapes.txt") shapes done"
     ;;
   report)
-    python3 bench/cuda_l2_sample.py report "$sample" "$state/batch.jsonl" > "$OUT/cuda-l2-sample.md"
+    python3 bench/cuda_l2_sample.py report "$sample" "$state/batch.jsonl" --compile-log "$state/compile.log" \
+      > "$OUT/cuda-l2-sample.md"
     sed -n '/^## Summary/,$p' "$OUT/cuda-l2-sample.md"
     ;;
   *) echo "unknown stage $stage"; exit 2 ;;

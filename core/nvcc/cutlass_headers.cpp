@@ -35,6 +35,14 @@ CutlassHeaders findCutlassHeadersFromEnvironment() {
 void addCutlassToBuild(BuildOptions& options, const CutlassHeaders& headers) {
   options.includeDirs.insert(options.includeDirs.end(), headers.includeDirs.begin(), headers.includeDirs.end());
   options.extraFlags.push_back("--expt-extended-lambda");
+  // torch's extension flags (build_options.cpp) forbid half's implicit conversions and operators; CuTe's
+  // copy of float accumulators into half output needs them (9 of 20 sampled CUDA-L2 kernels failed with
+  // "no suitable constructor exists to convert from float to __half" on the H100 machine). CUTLASS-based
+  // torch extensions undefine them again; appended after torch's -D flags, these win. They decide which
+  // conversions compile, not what a kernel computes.
+  for (const char* flag : {"-U__CUDA_NO_HALF_OPERATORS__", "-U__CUDA_NO_HALF_CONVERSIONS__",
+                           "-U__CUDA_NO_BFLOAT16_CONVERSIONS__", "-U__CUDA_NO_HALF2_OPERATORS__"})
+    options.extraFlags.push_back(flag);
 }
 
 bool includesCutlass(std::string_view source) {

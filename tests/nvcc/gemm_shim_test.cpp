@@ -65,6 +65,22 @@ TEST(CutlassHeaders, FoundWhereCuteTensorIsAndMissingSaysWhatWasLookedFor) {
             (std::vector<std::filesystem::path>{root / "include", root / "tools/util/include"}));
 }
 
+// CuTe converts float accumulators to half implicitly: after torch's -D__CUDA_NO_HALF_* flags, a CUTLASS
+// build undefines them (9 of 20 CUDA-L2 kernels failed on the H100 machine without it).
+TEST(CutlassHeaders, ABuildWithThemAllowsHalfConversionsAfterTorchsFlags) {
+  BuildOptions o;
+  o.extraFlags = {"--use_fast_math"};
+  CutlassHeaders h;
+  h.includeDirs = {"/opt/cutlass/include"};
+  addCutlassToBuild(o, h);
+  EXPECT_EQ(o.includeDirs.back(), std::filesystem::path("/opt/cutlass/include"));
+  EXPECT_EQ(o.extraFlags, (std::vector<std::string>{"--use_fast_math", "--expt-extended-lambda",
+                                                     "-U__CUDA_NO_HALF_OPERATORS__",
+                                                     "-U__CUDA_NO_HALF_CONVERSIONS__",
+                                                     "-U__CUDA_NO_BFLOAT16_CONVERSIONS__",
+                                                     "-U__CUDA_NO_HALF2_OPERATORS__"}));
+}
+
 TEST(CutlassHeaders, IncludesCutlassReadsIncludeLinesOnly) {
   EXPECT_TRUE(includesCutlass("#include <cuda.h>\n#include <cute/tensor.hpp>\n"));
   EXPECT_TRUE(includesCutlass("  #  include \"cutlass/gemm/device/gemm.h\"\n"));
