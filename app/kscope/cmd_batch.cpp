@@ -25,6 +25,7 @@
 
 #include "app/kscope/batch_prebuild.h"
 #include "app/kscope/candidate_repair.h"
+#include "core/runs/fallback_note.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "app/kscope/runner_pool.h"
@@ -339,7 +340,7 @@ void TimingStage::write(std::size_t i, Json line, const Json& event, double seco
   line["outcome"] = row.outcome;
   if (row.speedup) line["speedup"] = *row.speedup;
   if (auto claimed = e.candidate->speedup()) line["recorded_speedup"] = *claimed;
-  if (const std::string note = fallbackNote(event); !note.empty()) line["fallback"] = note;
+  if (const std::string note = runs::fallbackNote(event); !note.empty()) line["fallback"] = note;
   line["device"] = row.device;
   line["recorded_at"] = row.recordedAt;
   if (built.attempted) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/kscope/candidate_repair.h"
+#include "core/runs/fallback_note.h"
 #include "app/kscope/check_compile.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
@@ -55,7 +56,7 @@ struct RuntimeCheck {
   std::string message;  // the error; or why some runner flags could not be read
   std::optional<double> speedup;
   std::vector<Flag> flags;
-  std::string fallback;  // "this number is the PyTorch fallback's: ..." (candidate_repair.h)
+  std::string fallback;  // "this number is the PyTorch fallback's: ..." (core/runs/fallback_note.h)
   Json repair;           // --repair: what changed; null when nothing did
 };
 
@@ -92,7 +93,7 @@ class RuntimeChecker {
     RuntimeCheck check{r.correctness.passed ? "correct" : "incorrect", r.device, "", std::nullopt,
                        std::move(read.flags)};
     if (r.timing) check.speedup = r.timing->speedup;
-    check.fallback = fallbackNote(r.build);
+    check.fallback = runs::fallbackNote(r.build);
     for (const std::string& why : read.skipped) check.message += (check.message.empty() ? "" : "; ") + why;
     return check;
   }

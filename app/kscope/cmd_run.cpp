@@ -16,6 +16,7 @@
 #include <string>
 
 #include "app/kscope/candidate_repair.h"
+#include "core/runs/fallback_note.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "core/hash/sha256.h"
@@ -143,7 +144,7 @@ std::string general(double v) {
 
 void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const Task& task) {
   std::cout << task.key() << " " << chosen.candidate.id << " (" << chosen.where << ")\n";
-  if (const std::string note = fallbackNote(r.build); !note.empty())
+  if (const std::string note = runs::fallbackNote(r.build); !note.empty())
     std::cout << "  FALLBACK  " << note << "\n";
   const auto& env = r.environment;
   std::cout << "  device    " << (env.deviceName.empty() ? r.device : env.deviceName);
@@ -332,7 +333,7 @@ int runOne(const RunOptions& o) {
     out["code_hash"] = hash::codeHash(chosen->candidate.code.value_or(""));
     out["outcome"] = code == kExitCorrect ? "correct" : code == kExitIncorrect ? "incorrect" : "error";
     if (auto claimed = chosen->candidate.speedup()) out["recorded_speedup"] = *claimed;
-    if (const std::string note = fallbackNote(endEvent); !note.empty()) out["fallback"] = note;
+    if (const std::string note = runs::fallbackNote(endEvent); !note.empty()) out["fallback"] = note;
     if (repaired) out["repair"] = repairJson(*repaired);
     out["phase_seconds"] = phaseTimes.finish();
     out["server"] = server.empty() ? Json(nullptr) : Json(server);
