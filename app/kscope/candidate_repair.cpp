@@ -1,15 +1,8 @@
 #include "app/kscope/candidate_repair.h"
 
 #include "core/hash/sha256.h"
-#include "core/nvcc/gpu_arch.h"
 
 namespace ks::cli {
-
-std::string repairArch(const std::string& requested, const std::string& fallback) {
-  if (!requested.empty()) return requested;
-  const nvcc::GpuArch local = nvcc::detectGpuArch();
-  return local.arch.empty() ? fallback : local.arch;
-}
 
 std::optional<AppliedRepair> repairCandidate(Candidate& candidate, const std::string& arch) {
   if (!candidate.code || candidate.language != CodeLanguage::Python) return std::nullopt;

@@ -19,9 +19,6 @@ struct AppliedRepair {
   std::string diff;
 };
 
-// The local GPU's architecture for arch-flag repairs ("sm_90"), or `fallback` without a GPU.
-std::string repairArch(const std::string& requested, const std::string& fallback = "sm_90a");
-
 // Repairs `candidate`'s Python program in place (a copy the caller owns); nullopt when it has none or
 // nothing was repaired.
 std::optional<AppliedRepair> repairCandidate(Candidate& candidate, const std::string& arch);

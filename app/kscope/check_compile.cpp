@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/kscope/candidate_repair.h"
+#include "core/nvcc/gpu_arch.h"
 #include "app/kscope/input_loading.h"
 #include "core/nvcc/python_sources_build.h"
 #include "core/nvcc/torch_setup.h"
@@ -37,7 +38,7 @@ int runCompileCheck(const CompileCheckOptions& o) {
     std::cerr << "kscope check --compile: error: " << torch.error << " (--python names one with torch)\n";
     return 2;
   }
-  const std::string arch = repairArch(o.arch);
+  const std::string arch = nvcc::targetArch(o.arch);
   const auto scratch =
       std::filesystem::temp_directory_path() / ("kscope-compile-" + std::to_string(::getpid()));
   nvcc::addCudaHeaderShim(torch, scratch / "shim");

@@ -25,6 +25,7 @@
 
 #include "app/kscope/batch_prebuild.h"
 #include "app/kscope/candidate_repair.h"
+#include "core/nvcc/gpu_arch.h"
 #include "core/runs/fallback_note.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
@@ -113,7 +114,7 @@ std::string fixed2(double v) {
 std::map<const Candidate*, Json> applyRepairs(RunFile& run, const BatchOptions& o) {
   std::map<const Candidate*, Json> repairs;
   if (!o.repair) return repairs;
-  const std::string arch = repairArch(o.arch);
+  const std::string arch = nvcc::targetArch(o.arch);
   for (Task& t : run.tasks)
     for (Candidate& c : t.candidates)
       if (auto applied = repairCandidate(c, arch)) repairs[&c] = repairJson(*applied);

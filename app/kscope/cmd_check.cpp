@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/kscope/candidate_repair.h"
+#include "core/nvcc/gpu_arch.h"
 #include "core/runs/fallback_note.h"
 #include "app/kscope/check_compile.h"
 #include "app/kscope/command.h"
@@ -232,7 +233,7 @@ void runCheck(const CheckOptions& options) {
           announce(task.key() + " " + c.id, ++ran, toRun);
           Candidate evaluated = c;
           std::optional<AppliedRepair> repaired;
-          if (options.repair) repaired = repairCandidate(evaluated, repairArch(options.arch));
+          if (options.repair) repaired = repairCandidate(evaluated, nvcc::targetArch(options.arch));
           runtime = checker->evaluate(task, evaluated);
           if (repaired) runtime->repair = repairJson(*repaired);
           flags.insert(flags.end(), runtime->flags.begin(), runtime->flags.end());

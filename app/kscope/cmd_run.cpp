@@ -16,6 +16,7 @@
 #include <string>
 
 #include "app/kscope/candidate_repair.h"
+#include "core/nvcc/gpu_arch.h"
 #include "core/runs/fallback_note.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
@@ -258,7 +259,7 @@ int runOne(const RunOptions& o) {
   }
   std::optional<AppliedRepair> repaired;
   if (o.repair) {
-    repaired = repairCandidate(chosen->candidate, repairArch(o.arch));
+    repaired = repairCandidate(chosen->candidate, nvcc::targetArch(o.arch));
     std::cerr << "kscope run: --repair: "
               << (repaired ? repair::describeRepairs(repaired->repairs) : "nothing to repair\n");
     if (repaired)

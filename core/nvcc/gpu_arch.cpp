@@ -16,4 +16,10 @@ GpuArch detectGpuArch() {
   return {"sm_" + m[1].str() + m[2].str(), ""};
 }
 
+std::string targetArch(const std::string& requested, const std::string& fallback) {
+  if (!requested.empty()) return requested;
+  const GpuArch local = detectGpuArch();
+  return local.arch.empty() ? fallback : local.arch;
+}
+
 }  // namespace ks::nvcc
