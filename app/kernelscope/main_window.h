@@ -22,6 +22,7 @@ class ChartsView;
 class CodeCompareView;
 class EditAutosave;
 class FlagsView;
+class RepairCommand;
 class HistoryLoader;
 class LoadIssuesView;
 class LoadedRun;
@@ -120,6 +121,7 @@ class MainWindow : public QMainWindow {
   RunController* m_runs;
   HistoryLoader* m_historyLoader;
   EditAutosave* m_edits;
+  RepairCommand* m_repair = nullptr;
   TaskTable* m_tasks;
   CodeCompareView* m_code;
   AnalysisView* m_analysis;

@@ -379,9 +379,10 @@ class Repairer {
         if (at != std::string::npos) {
           changed.insert(at + 1, "#include <ATen/cuda/CUDAContext.h>\n");
           headerAdded = true;
-          addRepair(RepairKind::MissingHeader,
-                    std::string(needsContext) + " is used without its header: #include <ATen/cuda/CUDAContext.h>",
-                    {lineOf(text_, t.begin + std::min(at, raw.size() - 1))});
+          addRepair(
+              RepairKind::MissingHeader,
+              std::string(needsContext) + " is used without its header: #include <ATen/cuda/CUDAContext.h>",
+              {lineOf(text_, t.begin + std::min(at, raw.size() - 1))});
         }
       }
       if (changed != raw) edits_.push_back({t.begin, t.end, changed});

@@ -38,7 +38,8 @@ TEST(BuildCause, ABoundGlobalKernelIsToldFromAnUndeclaredFunction) {
 // such failure was "source-error" in the first H100 run (docs/repair-h100.md).
 TEST(BuildCause, GccsTypographicQuotesUnderAUtf8Locale) {
   const char* kernelOut =
-      "diagonal_matmul_cuda/main.cpp:4:61: error: \u2018diagonal_matmul_kernel\u2019 was not declared in this "
+      "diagonal_matmul_cuda/main.cpp:4:61: error: \u2018diagonal_matmul_kernel\u2019 was not declared in "
+      "this "
       "scope\n";
   const char* kernelProgram =
       "cuda_source = '''extern \"C\" __global__ void diagonal_matmul_kernel(const float* A) {}'''";
@@ -48,9 +49,9 @@ TEST(BuildCause, GccsTypographicQuotesUnderAUtf8Locale) {
   EXPECT_NE(k.evidence.find("main.cpp:4:61"), std::string::npos);
   EXPECT_EQ(classifyBuildFailure(kernelOut, "src = '''void diagonal_matmul_kernel(float* A);'''").cause,
             BuildCause::UndeclaredBoundFunction);
-  EXPECT_EQ(
-      classifyBuildFailure("main.cpp:38:1: error: redefinition of \u2018PyObject* PyInit_ext()\u2019\n").cause,
-      BuildCause::DuplicateModule);
+  EXPECT_EQ(classifyBuildFailure("main.cpp:38:1: error: redefinition of \u2018PyObject* PyInit_ext()\u2019\n")
+                .cause,
+            BuildCause::DuplicateModule);
 }
 
 // A bound name the generated binding cannot see, in a program whose sources define their own

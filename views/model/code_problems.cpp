@@ -2,6 +2,8 @@
 
 #include <QObject>
 
+#include "core/runs/failed_build.h"
+
 namespace ks {
 namespace {
 
@@ -27,10 +29,29 @@ void addDiagnostics(std::vector<CodeProblem>& out, const std::vector<protocol::D
   }
 }
 
+QString causeText(const runs::FailedBuild& f) {
+  QString text = QObject::tr("cause: %1 — %2")
+                     .arg(QString::fromUtf8(repair::causeName(f.cause)),
+                          QString::fromUtf8(repair::causeDescription(f.cause)));
+  if (repair::causeIsRepairable(f.cause))
+    text += QObject::tr("; Repair (Ctrl+Shift+R) shows the fix as a diff");
+  if (f.fellBack) text = QObject::tr("this number is the PyTorch fallback's: %1").arg(text);
+  return text;
+}
+
 }  // namespace
 
-std::vector<CodeProblem> candidateProblems(const runs::MeasuredRun& run) {
+QString buildCauseText(const runs::MeasuredRun& run) {
+  const auto failed = runs::failedBuild(run);
+  return failed ? causeText(*failed) : QString();
+}
+
+std::vector<CodeProblem> candidateProblems(const runs::MeasuredRun& run, const std::string& program) {
   std::vector<CodeProblem> out;
+  if (const auto failed = runs::failedBuild(run, program))
+    out.push_back({failed->line,
+                   failed->fellBack ? CodeProblem::Severity::Warning : CodeProblem::Severity::Error,
+                   causeText(*failed)});
   if (run.result) {
     for (const protocol::ExtensionBuild& b : run.result->build.extensions)
       if (!b.ok && b.program == "candidate") addDiagnostics(out, b.diagnostics, true);
