@@ -29,10 +29,11 @@ TEST(FallbackNote, AFailedCandidateBuildMakesTheNumberTheFallbacks) {
   report.extensions = {build("ok_ext", "candidate", true),
                        build("diagonal_matmul_cuda", "candidate", false, "bound-kernel")};
   const std::string note = fallbackNote(report);
-  EXPECT_EQ(note.rfind("this number is the PyTorch fallback's: extension 'diagonal_matmul_cuda' did not build "
-                       "(bound-kernel: functions= names a __global__ kernel",
-                       0),
-            0u)
+  EXPECT_EQ(
+      note.rfind("this number is the PyTorch fallback's: extension 'diagonal_matmul_cuda' did not build "
+                 "(bound-kernel: functions= names a __global__ kernel",
+                 0),
+      0u)
       << note;
   EXPECT_TRUE(fellBack(report));
   EXPECT_EQ(fallbackNote(endEvent(report)), note);
