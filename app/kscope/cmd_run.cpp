@@ -16,13 +16,14 @@
 #include <string>
 
 #include "app/kscope/candidate_repair.h"
-#include "core/nvcc/gpu_arch.h"
-#include "core/runs/fallback_note.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "core/hash/sha256.h"
+#include "core/nvcc/gpu_arch.h"
 #include "core/protocol/json_codec.h"
+#include "core/runs/candidate_history.h"
 #include "core/runs/evaluate_options.h"
+#include "core/runs/fallback_note.h"
 #include "core/runs/record_result.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
@@ -247,6 +248,25 @@ std::optional<std::pair<std::string, std::int64_t>> record(const Json& endEvent,
   return std::pair{path.string(), recorded.row.id};
 }
 
+// With --repair: the newest run in the store of the program as the file has it (not repaired) that fell
+// back to PyTorch and was timed — the fallback's number to show beside the repaired kernel's.
+std::optional<runs::MeasuredRun> earlierFallback(const RunOptions& o, const Chosen& chosen, const Task& task,
+                                                 const AppliedRepair& repaired) {
+  const auto path = o.store.empty() ? store::defaultStorePath() : std::filesystem::path(o.store);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  auto opened = store::ResultStore::open(path);
+  if (!opened) return std::nullopt;
+  auto history =
+      runs::candidateHistory(**opened.value, {.sourceFile = chosen.fromCodeFile ? chosen.where : o.file,
+                                              .taskKey = task.key(),
+                                              .candidateId = chosen.candidate.id,
+                                              .recordedCodeHash = repaired.originalCodeHash});
+  if (!history) return std::nullopt;
+  const runs::MeasuredRun* run = runs::latestFallbackRun(*history.value, repaired.originalCodeHash);
+  return run ? std::optional<runs::MeasuredRun>(*run) : std::nullopt;
+}
+
 int runOne(const RunOptions& o) {
   LoadedInput input = loadInput(o.file);
   if (!input.usable) return kExitError;
@@ -322,6 +342,9 @@ int runOne(const RunOptions& o) {
                 << "\n";
     }
   }
+  // Read before this run is recorded: only earlier runs of the un-repaired program count.
+  const std::optional<runs::MeasuredRun> fallbackBefore =
+      repaired ? earlierFallback(o, *chosen, *task, *repaired) : std::nullopt;
   std::optional<std::pair<std::string, std::int64_t>> stored;
   if (!o.noStore && !interrupts.interrupted()) {  // a run the user stopped is not a result
     stored = record(endEvent, *chosen, *task, o, repaired ? repairJson(*repaired) : Json(nullptr));
@@ -336,6 +359,10 @@ int runOne(const RunOptions& o) {
     if (auto claimed = chosen->candidate.speedup()) out["recorded_speedup"] = *claimed;
     if (const std::string note = runs::fallbackNote(endEvent); !note.empty()) out["fallback"] = note;
     if (repaired) out["repair"] = repairJson(*repaired);
+    if (fallbackBefore)
+      out["fallback_before"] = {{"speedup", *fallbackBefore->row.speedup},
+                                {"id", fallbackBefore->row.id},
+                                {"recorded_at", fallbackBefore->row.recordedAt}};
     out["phase_seconds"] = phaseTimes.finish();
     out["server"] = server.empty() ? Json(nullptr) : Json(server);
     out["event"] = endEvent;
@@ -343,6 +370,14 @@ int runOne(const RunOptions& o) {
     std::cout << out.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
   } else if (result) {
     printResult(*result, *chosen, *task);
+    if (fallbackBefore) {
+      std::cout << "  before    the program as the file has it fell back to PyTorch: the fallback's "
+                << fixed(*fallbackBefore->row.speedup, 2) << "x (results row " << fallbackBefore->row.id
+                << ", " << fallbackBefore->row.recordedAt << ")";
+      if (result->timing && runs::fallbackNote(result->build).empty())
+        std::cout << "; the repaired kernel's " << fixed(result->timing->speedup, 2) << "x";
+      std::cout << "\n";
+    }
     std::string phases;
     const Json wall = phaseTimes.finish();
     for (const auto& [phase, seconds] : wall.items()) {
