@@ -20,6 +20,7 @@ namespace ks {
 class AnalysisView;
 class ChartsView;
 class CodeCompareView;
+class CompileCommand;
 class EditAutosave;
 class FlagsView;
 class RepairCommand;
@@ -122,6 +123,7 @@ class MainWindow : public QMainWindow {
   HistoryLoader* m_historyLoader;
   EditAutosave* m_edits;
   RepairCommand* m_repair = nullptr;
+  CompileCommand* m_compile = nullptr;
   TaskTable* m_tasks;
   CodeCompareView* m_code;
   AnalysisView* m_analysis;

@@ -15,6 +15,7 @@
 #include <QTableView>
 #include <QToolBar>
 
+#include "app/kernelscope/compile_command.h"
 #include "app/kernelscope/main_window.h"
 #include "app/kernelscope/recent_files.h"
 #include "app/kernelscope/repair_command.h"
@@ -101,6 +102,11 @@ void MainWindow::createMenus() {
   m_cancelRunsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F9));
   m_cancelRunsAction->setEnabled(false);
   runMenu->addSeparator();
+  m_compile = new CompileCommand(m_code, m_open, this);
+  runMenu->addAction(m_compile->compileAction());
+  runMenu->addAction(m_compile->archAction());
+  connect(m_compile, &CompileCommand::message, this,
+          [this](const QString& text) { m_status->showMessage(text, 15000); });
   m_repair = new RepairCommand(m_code, m_open, this);
   runMenu->addAction(m_repair->action());
   connect(m_measurements->resultView(), &RunResultView::repairRequested, m_repair, &RepairCommand::trigger);

@@ -121,6 +121,48 @@ TEST(FallbackFirst, TheResultSaysWhoseNumberItIsBeforeAnySpeedupAndOffersTheRepa
   EXPECT_FALSE(fellBack(built));
 }
 
+// Compile (F7) without a GPU: nvcc's errors on the program's Python lines, the failure's cause first, and
+// each kernel's ptxas resources on the line that defines it (the compile-only result, as buildPythonSources
+// returns it).
+TEST(CompileProblems, ErrorsCauseAndPtxasResourcesOnTheProgramsLines) {
+  const std::string program =
+      "src = '''\n"
+      "__global__ void scale_kernel(const float* x, float* y, float s, int n) {\n"
+      "  y[i] = x[i] * s;\n"
+      "}'''\n";
+  nvcc::BuildResult failed;
+  failed.ok = false;
+  failed.log = "cuda_source.cu(2): error: identifier \"i\" is undefined\n";
+  nvcc::Diagnostic d;
+  d.file = "cuda_source.cu";
+  d.line = 2;
+  d.severity = nvcc::Severity::Error;
+  d.message = "identifier \"i\" is undefined";
+  d.tool = "nvcc";
+  d.pythonLine = 3;
+  failed.diagnostics = {d};
+  const auto problems = compileProblems(failed, program);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_EQ(problems[0].line, 3);
+  EXPECT_TRUE(problems[0].message.startsWith("cause: source-error — ")) << problems[0].message.toStdString();
+  EXPECT_EQ(problems[1].line, 3);
+  EXPECT_TRUE(problems[1].message.contains("identifier \"i\" is undefined"));
+
+  nvcc::BuildResult built;
+  built.ok = true;
+  nvcc::KernelResources k;
+  k.name = "scale_kernel(float const*, float*, float, int)";
+  k.arch = "sm_90a";
+  k.registers = 12;
+  built.kernels = {k};
+  const auto resources = compileProblems(built, program);
+  ASSERT_EQ(resources.size(), 1u);
+  EXPECT_EQ(resources[0].line, 2);  // the __global__ definition
+  EXPECT_EQ(resources[0].severity, CodeProblem::Severity::Note);
+  EXPECT_TRUE(resources[0].message.startsWith("ptxas sm_90a: 12 registers, 0 B shared"))
+      << resources[0].message.toStdString();
+}
+
 const QString kCudaL1 = QStringLiteral(KS_SHARED_DIR "/datasets/cuda-l1/h100.jsonl");
 
 // The real L1/12 of the release (it binds diagonal_matmul_kernel itself), in a 1024×700 window.

@@ -8,6 +8,7 @@
 #include <QString>
 #include <vector>
 
+#include "core/nvcc/build_result.h"
 #include "core/runs/measured_run.h"
 
 namespace ks {
@@ -25,5 +26,11 @@ std::vector<CodeProblem> candidateProblems(const runs::MeasuredRun& run, const s
 // preceded by "this number is the PyTorch fallback's" when the program fell back; empty when no candidate
 // build failed.
 QString buildCauseText(const runs::MeasuredRun& run);
+
+// The problems of a compile-only check of `program` (the GUI's Compile: nvcc alone, no GPU, for a chosen
+// architecture; core/nvcc/python_sources_build.h): a failure's cause on its first error's line, the errors
+// (and the warnings of the program's own sources) on their Python lines, and each kernel's ptxas resources
+// as a note on the line that defines it.
+std::vector<CodeProblem> compileProblems(const nvcc::BuildResult& result, const std::string& program);
 
 }  // namespace ks
