@@ -97,12 +97,19 @@ def build_cell(row):
     return f"{seconds:.0f} s{' (cache)' if hit else ''}"
 
 
-def extension_status(r):
-    """'compiled', 'fell back' (an extension failed to build and the program caught it), or '' (none)."""
-    exts = (r or {}).get("build", {}).get("extensions", [])
+def fell_back(row):
+    """kscope's own "this number is the PyTorch fallback's" note for the line (core/runs/fallback_note.h, the
+    one rule for it, written by `kscope batch` as the line's "fallback"), or ''."""
+    return row.get("fallback") or ""
+
+
+def extension_status(row):
+    """'compiled', 'fell back' (a candidate extension failed to build and the program caught it), or ''
+    (none)."""
+    exts = (result(row) or {}).get("build", {}).get("extensions", [])
     if not exts:
         return ""
-    return "fell back" if any(not x["ok"] for x in exts) else "compiled"
+    return "fell back" if fell_back(row) else "compiled"
 
 
 def hack_families(r):
@@ -146,8 +153,10 @@ def build_state(row):
         exts = [x for x in r.get("build", {}).get("extensions", []) if x.get("program", "candidate") != "reference"]
         if not exts:
             return "", ""
-        failed = next((x for x in exts if not x["ok"]), None)
-        return ("fell back", failed.get("cause") or "unknown") if failed else ("built", "")
+        if not fell_back(row):
+            return "built", ""
+        failed = next((x for x in exts if not x["ok"]), {})
+        return "fell back", failed.get("cause") or "unknown"
     e = error(row) or {}
     if e.get("kind") == "build":
         import re
@@ -304,7 +313,7 @@ def main():
         ci = t.get("speedup_ci95") if t else None
         measured_cell = fmt(measured) + (f" [{fmt(ci[0])}–{fmt(ci[1])}]" if ci else "")
         flags = ", ".join(hack_families(r)) if r else ""
-        ext = extension_status(r)
+        ext = extension_status(row)
         if ext:
             ext_counts[ext] += 1
         for family in (hack_families(r) if r else []):

@@ -20,8 +20,10 @@ namespace ks {
 class AnalysisView;
 class ChartsView;
 class CodeCompareView;
+class CompileCommand;
 class EditAutosave;
 class FlagsView;
+class RepairCommand;
 class HistoryLoader;
 class LoadIssuesView;
 class LoadedRun;
@@ -127,6 +129,8 @@ class MainWindow : public QMainWindow {
   RunController* m_runs;
   HistoryLoader* m_historyLoader;
   EditAutosave* m_edits;
+  RepairCommand* m_repair = nullptr;
+  CompileCommand* m_compile = nullptr;
   TaskTable* m_tasks;
   CodeCompareView* m_code;
   AnalysisView* m_analysis;

@@ -16,8 +16,10 @@
 #include <QTableView>
 #include <QToolBar>
 
+#include "app/kernelscope/compile_command.h"
 #include "app/kernelscope/main_window.h"
 #include "app/kernelscope/recent_files.h"
+#include "app/kernelscope/repair_command.h"
 #include "app/kernelscope/run_controller.h"
 #include "app/kernelscope/run_loader.h"
 #include "app/kernelscope/status_bar.h"
@@ -33,6 +35,7 @@
 #include "views/widgets/flags_view.h"
 #include "views/widgets/load_issues_view.h"
 #include "views/widgets/measurements_view.h"
+#include "views/widgets/run_result_view.h"
 #include "views/widgets/run_settings_bar.h"
 #include "views/widgets/shape_map_canvas.h"
 #include "views/widgets/shape_map_view.h"
@@ -102,6 +105,18 @@ void MainWindow::createMenus() {
   m_cancelRunsAction->setObjectName(QStringLiteral("cancelRunsAction"));
   m_cancelRunsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F9));
   m_cancelRunsAction->setEnabled(false);
+  runMenu->addSeparator();
+  m_compile = new CompileCommand(m_code, m_open, this);
+  runMenu->addAction(m_compile->compileAction());
+  runMenu->addAction(m_compile->archAction());
+  connect(m_compile, &CompileCommand::message, this,
+          [this](const QString& text) { m_status->showMessage(text, 15000); });
+  m_repair = new RepairCommand(m_code, m_open, this);
+  runMenu->addAction(m_repair->action());
+  connect(m_measurements->resultView(), &RunResultView::repairRequested, m_repair, &RepairCommand::trigger);
+  connect(m_repair, &RepairCommand::message, this,
+          [this](const QString& text) { m_status->showMessage(text, 10000); });
+  connect(m_repair, &RepairCommand::applied, this, [this] { showPane(Pane::Code); });
 
   m_runBar = addToolBar(tr("Run"));
   m_runBar->setObjectName(QStringLiteral("runToolBar"));

@@ -1,14 +1,13 @@
 #pragma once
 // --repair for `kscope run`, `batch` and `check --run`: the candidate's program is replaced by its repaired
 // text (core/repair/program_repair.h) for this call only (the input file is never changed), and the result
-// records what changed. Also the "this number is the PyTorch fallback's" line every front end prints first.
+// records what changed. The "this number is the PyTorch fallback's" note is core/runs/fallback_note.h.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/model/candidate.h"
-#include "core/protocol/evaluate_result.h"
 #include "core/repair/program_repair.h"
 
 namespace ks::cli {
@@ -20,20 +19,11 @@ struct AppliedRepair {
   std::string diff;
 };
 
-// The local GPU's architecture for arch-flag repairs ("sm_90"), or `fallback` without a GPU.
-std::string repairArch(const std::string& requested, const std::string& fallback = "sm_90a");
-
 // Repairs `candidate`'s Python program in place (a copy the caller owns); nullopt when it has none or
 // nothing was repaired.
 std::optional<AppliedRepair> repairCandidate(Candidate& candidate, const std::string& arch);
 
 // {"original_code_hash": ..., "repairs": [{kind, what, lines}, ...], "not_repaired": [...]}
 nlohmann::ordered_json repairJson(const AppliedRepair& r);
-
-// "this number is the PyTorch fallback's: extension 'x' did not build (bound-kernel: ...)"; empty when
-// every candidate extension built.
-std::string fallbackNote(const protocol::BuildReport& build);
-// Same, read from a runner end event's JSON (batch lines, store rows).
-std::string fallbackNote(const nlohmann::ordered_json& endEvent);
 
 }  // namespace ks::cli

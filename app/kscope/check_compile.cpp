@@ -8,6 +8,7 @@
 
 #include "app/kscope/candidate_repair.h"
 #include "app/kscope/input_loading.h"
+#include "core/nvcc/gpu_arch.h"
 #include "core/nvcc/python_sources_build.h"
 #include "core/nvcc/torch_setup.h"
 #include "core/repair/build_cause.h"
@@ -37,7 +38,7 @@ int runCompileCheck(const CompileCheckOptions& o) {
     std::cerr << "kscope check --compile: error: " << torch.error << " (--python names one with torch)\n";
     return 2;
   }
-  const std::string arch = repairArch(o.arch);
+  const std::string arch = nvcc::targetArch(o.arch);
   const auto scratch =
       std::filesystem::temp_directory_path() / ("kscope-compile-" + std::to_string(::getpid()));
   nvcc::addCudaHeaderShim(torch, scratch / "shim");
@@ -49,12 +50,7 @@ int runCompileCheck(const CompileCheckOptions& o) {
       if (!c.code || c.language != CodeLanguage::Python) continue;
       std::optional<AppliedRepair> repaired;
       if (o.repair) repaired = repairCandidate(c, arch);
-      nvcc::BuildOptions b;
-      b.arch = arch;
-      b.includeDirs = torch.includeDirs;
-      b.defines = torch.defines;
-      b.defines.push_back("TORCH_EXTENSION_NAME=kscope_compile_check");
-      b.scratchDir = scratch / std::to_string(index++);
+      const nvcc::BuildOptions b = nvcc::compileCheckOptions(torch, arch, scratch / std::to_string(index++));
       std::error_code ec;
       std::filesystem::create_directories(b.scratchDir, ec);
       if (!o.json)

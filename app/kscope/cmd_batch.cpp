@@ -25,6 +25,8 @@
 
 #include "app/kscope/batch_prebuild.h"
 #include "app/kscope/candidate_repair.h"
+#include "core/nvcc/gpu_arch.h"
+#include "core/runs/fallback_note.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "app/kscope/runner_pool.h"
@@ -114,7 +116,7 @@ std::string fixed2(double v) {
 std::map<const Candidate*, Json> applyRepairs(RunFile& run, const BatchOptions& o) {
   std::map<const Candidate*, Json> repairs;
   if (!o.repair) return repairs;
-  const std::string arch = repairArch(o.arch);
+  const std::string arch = nvcc::targetArch(o.arch);
   for (Task& t : run.tasks)
     for (Candidate& c : t.candidates)
       if (auto applied = repairCandidate(c, arch)) repairs[&c] = repairJson(*applied);
@@ -363,7 +365,7 @@ void TimingStage::write(std::size_t i, Json line, const Json& event, double seco
   line["outcome"] = row.outcome;
   if (row.speedup) line["speedup"] = *row.speedup;
   if (auto claimed = e.candidate->speedup()) line["recorded_speedup"] = *claimed;
-  if (const std::string note = fallbackNote(event); !note.empty()) line["fallback"] = note;
+  if (const std::string note = runs::fallbackNote(event); !note.empty()) line["fallback"] = note;
   line["device"] = row.device;
   line["recorded_at"] = row.recordedAt;
   if (built.attempted) {

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "app/kscope/candidate_repair.h"
+#include "core/nvcc/gpu_arch.h"
+#include "core/runs/fallback_note.h"
 #include "app/kscope/check_compile.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
@@ -55,7 +57,7 @@ struct RuntimeCheck {
   std::string message;  // the error; or why some runner flags could not be read
   std::optional<double> speedup;
   std::vector<Flag> flags;
-  std::string fallback;  // "this number is the PyTorch fallback's: ..." (candidate_repair.h)
+  std::string fallback;  // "this number is the PyTorch fallback's: ..." (core/runs/fallback_note.h)
   Json repair;           // --repair: what changed; null when nothing did
 };
 
@@ -92,7 +94,7 @@ class RuntimeChecker {
     RuntimeCheck check{r.correctness.passed ? "correct" : "incorrect", r.device, "", std::nullopt,
                        std::move(read.flags)};
     if (r.timing) check.speedup = r.timing->speedup;
-    check.fallback = fallbackNote(r.build);
+    check.fallback = runs::fallbackNote(r.build);
     for (const std::string& why : read.skipped) check.message += (check.message.empty() ? "" : "; ") + why;
     return check;
   }
@@ -255,7 +257,7 @@ void runCheck(const CheckOptions& options) {
           announce(task.key() + " " + c.id, ++ran, toRun);
           Candidate evaluated = c;
           std::optional<AppliedRepair> repaired;
-          if (options.repair) repaired = repairCandidate(evaluated, repairArch(options.arch));
+          if (options.repair) repaired = repairCandidate(evaluated, nvcc::targetArch(options.arch));
           runtime = checker->evaluate(task, evaluated);
           if (repaired) runtime->repair = repairJson(*repaired);
           flags.insert(flags.end(), runtime->flags.begin(), runtime->flags.end());

@@ -19,8 +19,11 @@
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "core/hash/sha256.h"
+#include "core/nvcc/gpu_arch.h"
 #include "core/protocol/json_codec.h"
+#include "core/runs/candidate_history.h"
 #include "core/runs/evaluate_options.h"
+#include "core/runs/fallback_note.h"
 #include "core/runs/record_result.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
@@ -144,7 +147,7 @@ std::string general(double v) {
 
 void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const Task& task) {
   std::cout << task.key() << " " << chosen.candidate.id << " (" << chosen.where << ")\n";
-  if (const std::string note = fallbackNote(r.build); !note.empty())
+  if (const std::string note = runs::fallbackNote(r.build); !note.empty())
     std::cout << "  FALLBACK  " << note << "\n";
   const auto& env = r.environment;
   std::cout << "  device    " << (env.deviceName.empty() ? r.device : env.deviceName);
@@ -261,6 +264,25 @@ std::optional<std::pair<std::string, std::int64_t>> record(const Json& endEvent,
   return std::pair{path.string(), recorded.row.id};
 }
 
+// With --repair: the newest run in the store of the program as the file has it (not repaired) that fell
+// back to PyTorch and was timed — the fallback's number to show beside the repaired kernel's.
+std::optional<runs::MeasuredRun> earlierFallback(const RunOptions& o, const Chosen& chosen, const Task& task,
+                                                 const AppliedRepair& repaired) {
+  const auto path = o.store.empty() ? store::defaultStorePath() : std::filesystem::path(o.store);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  auto opened = store::ResultStore::open(path);
+  if (!opened) return std::nullopt;
+  auto history =
+      runs::candidateHistory(**opened.value, {.sourceFile = chosen.fromCodeFile ? chosen.where : o.file,
+                                              .taskKey = task.key(),
+                                              .candidateId = chosen.candidate.id,
+                                              .recordedCodeHash = repaired.originalCodeHash});
+  if (!history) return std::nullopt;
+  const runs::MeasuredRun* run = runs::latestFallbackRun(*history.value, repaired.originalCodeHash);
+  return run ? std::optional<runs::MeasuredRun>(*run) : std::nullopt;
+}
+
 int runOne(const RunOptions& o) {
   LoadedInput input = loadInput(o.file);
   if (!input.usable) return kExitError;
@@ -273,7 +295,7 @@ int runOne(const RunOptions& o) {
   }
   std::optional<AppliedRepair> repaired;
   if (o.repair) {
-    repaired = repairCandidate(chosen->candidate, repairArch(o.arch));
+    repaired = repairCandidate(chosen->candidate, nvcc::targetArch(o.arch));
     std::cerr << "kscope run: --repair: "
               << (repaired ? repair::describeRepairs(repaired->repairs) : "nothing to repair\n");
     if (repaired)
@@ -338,6 +360,9 @@ int runOne(const RunOptions& o) {
                 << "\n";
     }
   }
+  // Read before this run is recorded: only earlier runs of the un-repaired program count.
+  const std::optional<runs::MeasuredRun> fallbackBefore =
+      repaired ? earlierFallback(o, *chosen, *task, *repaired) : std::nullopt;
   std::optional<std::pair<std::string, std::int64_t>> stored;
   if (!o.noStore && !interrupts.interrupted()) {  // a run the user stopped is not a result
     stored = record(endEvent, *chosen, *task, o, repaired ? repairJson(*repaired) : Json(nullptr));
@@ -350,8 +375,12 @@ int runOne(const RunOptions& o) {
     out["code_hash"] = hash::codeHash(chosen->candidate.code.value_or(""));
     out["outcome"] = code == kExitCorrect ? "correct" : code == kExitIncorrect ? "incorrect" : "error";
     if (auto claimed = chosen->candidate.speedup()) out["recorded_speedup"] = *claimed;
-    if (const std::string note = fallbackNote(endEvent); !note.empty()) out["fallback"] = note;
+    if (const std::string note = runs::fallbackNote(endEvent); !note.empty()) out["fallback"] = note;
     if (repaired) out["repair"] = repairJson(*repaired);
+    if (fallbackBefore)
+      out["fallback_before"] = {{"speedup", *fallbackBefore->row.speedup},
+                                {"id", fallbackBefore->row.id},
+                                {"recorded_at", fallbackBefore->row.recordedAt}};
     out["phase_seconds"] = phaseTimes.finish();
     out["server"] = server.empty() ? Json(nullptr) : Json(server);
     out["memory_limit"] = {{"mib", memory.bytes >> 20}, {"why", memory.why}};
@@ -360,6 +389,14 @@ int runOne(const RunOptions& o) {
     std::cout << out.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
   } else if (result) {
     printResult(*result, *chosen, *task);
+    if (fallbackBefore) {
+      std::cout << "  before    the program as the file has it fell back to PyTorch: the fallback's "
+                << fixed(*fallbackBefore->row.speedup, 2) << "x (results row " << fallbackBefore->row.id
+                << ", " << fallbackBefore->row.recordedAt << ")";
+      if (result->timing && runs::fallbackNote(result->build).empty())
+        std::cout << "; the repaired kernel's " << fixed(result->timing->speedup, 2) << "x";
+      std::cout << "\n";
+    }
     std::string phases;
     const Json wall = phaseTimes.finish();
     for (const auto& [phase, seconds] : wall.items()) {

@@ -22,4 +22,10 @@ std::string nativeBuildArch(int major, int minor) {
   return arch;
 }
 
+std::string targetArch(const std::string& requested, const std::string& fallback) {
+  if (!requested.empty()) return requested;
+  const GpuArch local = detectGpuArch();
+  return local.arch.empty() ? fallback : local.arch;
+}
+
 }  // namespace ks::nvcc

@@ -18,4 +18,8 @@ GpuArch detectGpuArch();
 // built to run. The one place this rule lives.
 std::string nativeBuildArch(int major, int minor);
 
+// The architecture a build or a repair targets: `requested` when given, else this machine's GPU's, else
+// `fallback` (no GPU: CI, a laptop). Used by kscope's --arch and the GUI's Repair and Compile.
+std::string targetArch(const std::string& requested, const std::string& fallback = "sm_90a");
+
 }  // namespace ks::nvcc

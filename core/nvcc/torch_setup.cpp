@@ -31,7 +31,8 @@ TorchSetup discoverTorchSetup(const std::string& python) {
     while (!last.empty() && (last.back() == '\n' || last.back() == '\r')) last.pop_back();
     if (auto nl = last.rfind('\n'); nl != std::string::npos) last = last.substr(nl + 1);
     setup.error = python + " could not report torch's include folders (" + out.describeEnd() +
-                  (last.empty() ? "" : ": " + last) + "): install torch for it, or name a Python that has torch";
+                  (last.empty() ? "" : ": " + last) +
+                  "): install torch for it, or name a Python that has torch";
     return setup;
   }
   // The JSON is the last line: importing torch may print warnings before it.
@@ -67,6 +68,17 @@ bool addCudaHeaderShim(TorchSetup& setup, const std::filesystem::path& dir) {
          "#define C10_CUDA_BUILD_SHARED_LIBS\n";
   setup.includeDirs.push_back(dir);
   return true;
+}
+
+BuildOptions compileCheckOptions(const TorchSetup& torch, const std::string& arch,
+                                 const std::filesystem::path& scratch) {
+  BuildOptions b;
+  b.arch = arch;
+  b.includeDirs = torch.includeDirs;
+  b.defines = torch.defines;
+  b.defines.push_back("TORCH_EXTENSION_NAME=kscope_compile_check");
+  b.scratchDir = scratch;
+  return b;
 }
 
 }  // namespace ks::nvcc

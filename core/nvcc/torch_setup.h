@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/nvcc/build_options.h"
+
 namespace ks::nvcc {
 
 struct TorchSetup {
@@ -26,5 +28,11 @@ TorchSetup discoverTorchSetup(const std::string& python = "python3");
 // and adds `dir` to setup.includeDirs when the headers lack it; otherwise does nothing. Returns whether it
 // did.
 bool addCudaHeaderShim(TorchSetup& setup, const std::filesystem::path& dir);
+
+// The options of a compile-only check of a Python program's load_inline sources (buildPythonSources) for
+// `arch` against `torch`'s headers, as load_inline would build them: what `kscope check --compile` and the
+// GUI's Compile use. `scratch` is the folder the sources are written to.
+BuildOptions compileCheckOptions(const TorchSetup& torch, const std::string& arch,
+                                 const std::filesystem::path& scratch);
 
 }  // namespace ks::nvcc

@@ -57,6 +57,29 @@ std::string lineAround(std::string_view text, std::size_t at) {
   return first == std::string::npos ? "" : line.substr(first, 300);
 }
 
+// gcc quotes names with U+2018/U+2019 under a UTF-8 locale (the H100 machine runs with LC_ALL=en_US.UTF-8:
+// "error: ‘forward’ was not declared in this scope"), with ASCII quotes under LANG=C. The patterns
+// below are written for ASCII quotes, so the typographic ones are made ASCII first.
+std::string asciiQuotes(std::string_view output) {
+  std::string text;
+  text.reserve(output.size());
+  for (std::size_t i = 0; i < output.size(); ++i) {
+    const std::string_view rest = output.substr(i, 3);
+    if (rest == "\xE2\x80\x98" || rest == "\xE2\x80\x99") {
+      text += '\'';
+      i += 2;
+    } else {
+      text += output[i];
+    }
+  }
+  return text;
+}
+
+// The program defines its own PYBIND11_MODULE: the module torch generates from functions= is a second one.
+bool definesModule(std::string_view program) {
+  return program.find("PYBIND11_MODULE") != std::string_view::npos;
+}
+
 // Name of a function the program defines as a __global__ kernel.
 bool isKernelIn(std::string_view program, const std::string& name) {
   if (program.empty() || name.empty()) return false;
@@ -88,8 +111,9 @@ std::optional<BuildCause> causeFromName(std::string_view name) {
   return std::nullopt;
 }
 
-BuildFailure classifyBuildFailure(std::string_view output, std::string_view program) {
-  const std::string text(output);
+BuildFailure classifyBuildFailure(std::string_view rawOutput, std::string_view program) {
+  const std::string text = asciiQuotes(rawOutput);
+  const std::string_view output = text;
   auto found = [&](BuildCause cause, const Match& m) {
     return BuildFailure{cause, lineAround(output, m.at), m.name};
   };
@@ -126,12 +150,17 @@ BuildFailure classifyBuildFailure(std::string_view output, std::string_view prog
       std::string name = m[1].matched ? m[1].str() : m[2].matched ? m[2].str() : m[3].str();
       const Match at{static_cast<std::size_t>(m.position(0)), name};
       if (name == "AT_CHECK" || name.rfind("THC", 0) == 0) return found(BuildCause::RemovedTensorApi, at);
+      // AT_CUDA_CHECK comes with <ATen/cuda/CUDAContext.h> (through ATen/cuda/Exceptions.h).
+      if (name == "AT_CUDA_CHECK") return found(BuildCause::MissingHeader, at);
       // main.cpp is the binding file torch generates from functions=: an undeclared name there is a bound
       // one.
       const std::string line = lineAround(output, at.at);
       const bool inBindings = line.find("main.cpp") != std::string::npos ||
                               text.find("m.def(\"" + name + "\"") != std::string::npos;
       if (isKernelIn(program, name)) return found(BuildCause::BoundKernel, at);
+      // The generated binding cannot see a function the sources' own PYBIND11_MODULE binds; dropping the
+      // generated module (drop-generated-module) is what makes it build, so that is the cause named.
+      if (inBindings && definesModule(program)) return found(BuildCause::DuplicateModule, at);
       if (inBindings) return found(BuildCause::UndeclaredBoundFunction, at);
     }
   }

@@ -37,8 +37,10 @@ struct BuildFailure {
   std::string name;      // the function, header or architecture concerned, when one is named
 };
 
-// `output`: the compiler output (or torch's exception text). `program`: the Python program whose sources
-// were built, when known; it tells a bound __global__ kernel from a bound function that is not declared.
+// `output`: the compiler output (or torch's exception text; gcc's typographic quotes under a UTF-8 locale
+// read as ASCII ones, and so does the evidence). `program`: the Python program whose sources were built,
+// when known; a name the generated binding cannot see is then a bound __global__ kernel (bound-kernel), a
+// function of sources that define their own PYBIND11_MODULE (duplicate-module), or else an undeclared one.
 BuildFailure classifyBuildFailure(std::string_view output, std::string_view program = {});
 
 }  // namespace ks::repair

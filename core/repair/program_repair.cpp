@@ -367,9 +367,12 @@ class Repairer {
         changed = std::regex_replace(changed, rule.re, rule.replacement);
         addRepair(RepairKind::RemovedTensorApi, rule.what, lines);
       }
-      if (!hasContextHeader && !headerAdded &&
-          changed.find("at::cuda::getCurrentCUDAStream") != std::string::npos &&
-          raw.find('\n') != std::string::npos) {
+      // at::cuda::getCurrentCUDAStream and AT_CUDA_CHECK (ATen/cuda/Exceptions.h) come with CUDAContext.h.
+      const char* needsContext = changed.find("at::cuda::getCurrentCUDAStream") != std::string::npos
+                                     ? "at::cuda::getCurrentCUDAStream"
+                                 : changed.find("AT_CUDA_CHECK") != std::string::npos ? "AT_CUDA_CHECK"
+                                                                                      : nullptr;
+      if (!hasContextHeader && !headerAdded && needsContext && raw.find('\n') != std::string::npos) {
         // After the last #include line of the literal (or at its top), on a line of its own.
         std::size_t at = changed.rfind("#include");
         at = at == std::string::npos ? changed.find('\n') : changed.find('\n', at);
@@ -378,7 +381,7 @@ class Repairer {
           headerAdded = true;
           addRepair(
               RepairKind::MissingHeader,
-              "at::cuda::getCurrentCUDAStream is used without its header: #include <ATen/cuda/CUDAContext.h>",
+              std::string(needsContext) + " is used without its header: #include <ATen/cuda/CUDAContext.h>",
               {lineOf(text_, t.begin + std::min(at, raw.size() - 1))});
         }
       }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/runs/fallback_note.h"
+
 namespace ks::runs {
 
 store::Expected<std::vector<MeasuredRun>> candidateHistory(const store::ResultStore& store,
@@ -20,6 +22,15 @@ store::Expected<std::vector<MeasuredRun>> candidateHistory(const store::ResultSt
   runs.reserve(rows.size());
   for (store::StoredResult& r : rows) runs.push_back(readMeasuredRun(std::move(r)));
   return {std::move(runs), {}};
+}
+
+const MeasuredRun* latestFallbackRun(const std::vector<MeasuredRun>& history, const std::string& codeHash) {
+  const MeasuredRun* newest = nullptr;
+  for (const MeasuredRun& run : history)
+    if (run.row.codeHash == codeHash && run.row.speedup && run.result && fellBack(run.result->build) &&
+        (!newest || run.row.id > newest->row.id))
+      newest = &run;
+  return newest;
 }
 
 }  // namespace ks::runs

@@ -21,4 +21,8 @@ struct CandidateKey {
 store::Expected<std::vector<MeasuredRun>> candidateHistory(const store::ResultStore& store,
                                                            const CandidateKey& key);
 
+// The newest timed run in `history` of the program with `codeHash` whose number is its PyTorch fallback's
+// (fallback_note.h): what `kscope run --repair` shows beside the repaired kernel's number. nullptr when none.
+const MeasuredRun* latestFallbackRun(const std::vector<MeasuredRun>& history, const std::string& codeHash);
+
 }  // namespace ks::runs

@@ -4,6 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "tests/repair/repair_test_support.h"
+
 namespace ks::repair {
 namespace {
 
@@ -26,6 +32,62 @@ TEST(BuildCause, ABoundGlobalKernelIsToldFromAnUndeclaredFunction) {
   const char* program =
       "src = '''__global__ void diagonal_matmul_kernel(const float* A, float* C, int N) {}'''";
   EXPECT_EQ(classifyBuildFailure(out, program).cause, BuildCause::BoundKernel);
+}
+
+// gcc under a UTF-8 locale (the H100 machine: LC_ALL=en_US.UTF-8) quotes names with U+2018/U+2019; every
+// such failure was "source-error" in the first H100 run (docs/repair-h100.md).
+TEST(BuildCause, GccsTypographicQuotesUnderAUtf8Locale) {
+  const char* kernelOut =
+      "diagonal_matmul_cuda/main.cpp:4:61: error: \u2018diagonal_matmul_kernel\u2019 was not declared in "
+      "this "
+      "scope\n";
+  const char* kernelProgram =
+      "cuda_source = '''extern \"C\" __global__ void diagonal_matmul_kernel(const float* A) {}'''";
+  const BuildFailure k = classifyBuildFailure(kernelOut, kernelProgram);
+  EXPECT_EQ(k.cause, BuildCause::BoundKernel);
+  EXPECT_EQ(k.name, "diagonal_matmul_kernel");
+  EXPECT_NE(k.evidence.find("main.cpp:4:61"), std::string::npos);
+  EXPECT_EQ(classifyBuildFailure(kernelOut, "src = '''void diagonal_matmul_kernel(float* A);'''").cause,
+            BuildCause::UndeclaredBoundFunction);
+  EXPECT_EQ(classifyBuildFailure("main.cpp:38:1: error: redefinition of \u2018PyObject* PyInit_ext()\u2019\n")
+                .cause,
+            BuildCause::DuplicateModule);
+}
+
+// A bound name the generated binding cannot see, in a program whose sources define their own
+// PYBIND11_MODULE: the generated module is the one too many (drop-generated-module makes it build).
+TEST(BuildCause, AnUndeclaredBoundNameWhereTheSourcesDefineTheModule) {
+  const char* out = "max_cuda/main.cpp:4:46: error: 'max_dim' was not declared in this scope\n";
+  const char* program =
+      "src = '''torch::Tensor max_dim(torch::Tensor x, int d) { return x; }\n"
+      "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def(\"max_dim\", &max_dim); }'''";
+  EXPECT_EQ(classifyBuildFailure(out, program).cause, BuildCause::DuplicateModule);
+}
+
+// The error lines torch 2.11 / CUDA 13 / gcc 13 printed on the H100 machine for the CUDA-L1 programs the
+// first H100 run called "source-error" or "unknown" (tests/repair/data, our own capture), each classified
+// with its program from the release: the bound kernels are "bound-kernel", the programs with their own
+// module "duplicate-module".
+TEST(BuildCause, TheH100FailuresOfTheReleaseOnTorch211) {
+  KS_REQUIRE_CUDA_L1();
+  std::ifstream in(std::string(KS_SOURCE_DIR) + "/tests/repair/data/h100_torch211_build_errors.json");
+  ASSERT_TRUE(in) << "tests/repair/data/h100_torch211_build_errors.json";
+  const nlohmann::json fixture = nlohmann::json::parse(in);
+  std::map<std::string, int> counts;
+  for (const auto& row : fixture["failures"]) {
+    const std::string task = row["task"];
+    const int level = std::stoi(task.substr(1, 1)), number = std::stoi(task.substr(3));
+    const auto program = test::cudaL1Program(level, number);
+    ASSERT_TRUE(program) << task;
+    const BuildFailure f = classifyBuildFailure(row["output"].get<std::string>(), *program);
+    EXPECT_EQ(causeName(f.cause), row["cause"].get<std::string>()) << task << ": " << f.evidence;
+    ++counts[causeName(f.cause)];
+  }
+  EXPECT_EQ(counts["bound-kernel"], 28);
+  EXPECT_EQ(counts["duplicate-module"], 15);
+  EXPECT_EQ(counts["missing-header"], 2);  // L2/23 AT_CUDA_CHECK, L3/28 at::cuda::getCurrentCUDAStream
+  EXPECT_EQ(counts["unknown"], 1);         // L1/28: load() got an unexpected keyword argument 'code'
+  EXPECT_EQ(counts["source-error"], 0);
 }
 
 TEST(BuildCause, DuplicateModule) {

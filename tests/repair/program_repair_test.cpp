@@ -89,6 +89,16 @@ TEST(ProgramRepair, RemovedTensorApiAndMissingHeader) {
   EXPECT_NE(r.program.find(".scalar_type(), \""), std::string::npos);
 }
 
+// L2/23 calls AT_CUDA_CHECK without the header that brings it (nvcc on the H100: identifier
+// "AT_CUDA_CHECK" is undefined; tests/repair/data): the include is added, nothing else changes.
+TEST(ProgramRepair, AtCudaCheckWithoutItsHeader) {
+  KS_CUDA_L1_PROGRAM(program, 2, 23);
+  const ProgramRepair r = repairProgram(program);
+  ASSERT_EQ(count(r, RepairKind::MissingHeader), 1) << describeRepairs(r.repairs);
+  EXPECT_NE(r.program.find("#include <ATen/cuda/CUDAContext.h>"), std::string::npos);
+  EXPECT_NE(describeRepairs(r.repairs).find("AT_CUDA_CHECK is used without its header"), std::string::npos);
+}
+
 TEST(ProgramRepair, ArchitectureFlagsOfTheStanfordKernels) {
   const std::string program = goodKernel("MatmulFP32");
   if (program.empty()) GTEST_SKIP() << "good-kernels/MatmulFP32 is not in " << KS_SHARED_DIR;

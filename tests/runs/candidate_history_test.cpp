@@ -123,5 +123,35 @@ TEST_F(CandidateHistoryTest, AnUnreadableEventSaysWhy) {
   EXPECT_FALSE(history.value->front().unreadable.empty());
 }
 
+// kscope run --repair's "fallback" line: the newest timed run of the un-repaired program that fell back;
+// not a run that built, not a run of another program (the repaired one).
+TEST_F(CandidateHistoryTest, TheLatestFallbackRunOfTheUnrepairedProgram) {
+  const std::string original = "functions=['k']\n", repaired = "functions=None\n";
+  // A timed result whose candidate extension did not build (the program ran its fallback).
+  auto fellBack = [](double speedup) {
+    Json event = timed(speedup);
+    auto r = protocol::decodeEvaluateResult(event["result"]);
+    EXPECT_TRUE(r.value) << r.error;
+    protocol::ExtensionBuild b;
+    b.name = "k_ext";
+    b.program = "candidate";
+    b.cause = "bound-kernel";
+    r.value->build.extensions = {b};
+    event["result"] = protocol::toJson(*r.value);
+    return event;
+  };
+  add("/abs/l1.jsonl", "r1", original, timed(1.5));  // an older run where it built: not the fallback's
+  const std::int64_t older = add("/abs/l1.jsonl", "r1", original, fellBack(1.01));
+  const std::int64_t newest = add("/abs/l1.jsonl", "r1", original, fellBack(0.99));
+  add("/abs/l1.jsonl", "r1", repaired, timed(22.0));  // the repaired kernel
+  auto history = candidateHistory(*db, {"/abs/l1.jsonl", "L1/12", "r1", hash::codeHash(original)});
+  ASSERT_TRUE(history) << history.error;
+  const MeasuredRun* found = latestFallbackRun(*history.value, hash::codeHash(original));
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(found->row.id, newest);
+  EXPECT_GT(newest, older);
+  EXPECT_EQ(latestFallbackRun(*history.value, hash::codeHash(repaired)), nullptr);
+}
+
 }  // namespace
 }  // namespace ks::runs

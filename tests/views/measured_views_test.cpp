@@ -241,10 +241,12 @@ TEST(CodeProblems, DiagnosticsAtTheirPythonLineTracebackFramesAndTheRestInTheLis
                                .pythonLine = 14},
                               {.file = "ptxas", .severity = "error", .message = "too many resources"}};
   const auto problems = candidateProblems(build);
-  ASSERT_EQ(problems.size(), 2u);  // the error's own line is the first diagnostic's: said once
-  EXPECT_EQ(problems[0].line, 14);
-  EXPECT_EQ(problems[0].message, "cuda.cu:3:5: identifier \"x\" is undefined");
-  EXPECT_EQ(problems[1].line, 0);
+  ASSERT_EQ(problems.size(), 3u);  // the error's own line is the first diagnostic's: said once
+  EXPECT_EQ(problems[0].line, 14);  // first, the failed build's cause on the first error's line
+  EXPECT_TRUE(problems[0].message.startsWith("cause: source-error — ")) << problems[0].message.toStdString();
+  EXPECT_EQ(problems[1].line, 14);
+  EXPECT_EQ(problems[1].message, "cuda.cu:3:5: identifier \"x\" is undefined");
+  EXPECT_EQ(problems[2].line, 0);
 
   runs::MeasuredRun runtime = failed(protocol::ErrorKind::Runtime, "ValueError: no kernel for this shape");
   runtime.error->program = "candidate";

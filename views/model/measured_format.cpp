@@ -4,6 +4,7 @@
 #include <QSysInfo>
 #include <cmath>
 
+#include "core/runs/fallback_note.h"
 #include "views/model/speedup_format.h"
 
 namespace ks {
@@ -28,9 +29,15 @@ QString outcomeText(const runs::MeasuredRun& run) {
   return QString::fromStdString(run.row.outcome);
 }
 
+bool fellBack(const runs::MeasuredRun& run) { return run.result && runs::fellBack(run.result->build); }
+
+QString fallbackPrefix(const runs::MeasuredRun& run) {
+  return fellBack(run) ? QObject::tr("PyTorch fallback's ") : QString();
+}
+
 QString speedupWithSpread(const runs::MeasuredRun& run) {
   if (!run.row.speedup) return QStringLiteral("—");
-  QString text = formatSpeedup(*run.row.speedup);
+  QString text = fallbackPrefix(run) + formatSpeedup(*run.row.speedup);
   if (!run.result || !run.result->timing) return text;
   const auto& t = *run.result->timing;
   if (t.speedupCi95 && std::isfinite(t.speedupCi95->low) && std::isfinite(t.speedupCi95->high)) {

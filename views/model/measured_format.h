@@ -11,8 +11,14 @@ QString localTime(const std::string& isoUtc);      // "2026-05-04 12:03" in loca
 QString deviceText(const runs::MeasuredRun& run);  // "AMD EPYC (cpu)", "NVIDIA H100 80GB HBM3 (cuda)"
 QString outcomeText(const runs::MeasuredRun& run);  // "correct", "incorrect", "error: timeout"
 // "17.20× [16.93–17.48×]" (the 95 % interval); "17.20× ± 3.1%" (the candidate's CV) for results of runners
-// before the interval; "—" when not timed
+// before the interval; "—" when not timed. A result whose program fell back to PyTorch says so first:
+// "PyTorch fallback's 1.02× [...]" (fellBack) — never to be read as the kernel's.
 QString speedupWithSpread(const runs::MeasuredRun& run);
+// The run's candidate extension did not build and the program ran its PyTorch fallback
+// (core/runs/fallback_note.h): its number is the fallback's.
+bool fellBack(const runs::MeasuredRun& run);
+// fallbackPrefix(): "PyTorch fallback's " for such a run, else empty: put before any speedup of it.
+QString fallbackPrefix(const runs::MeasuredRun& run);
 // "this machine" when it ran on the host we run on, else its host name; empty when unknown.
 QString hostText(const runs::MeasuredRun& run);
 

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "core/flags/flag_families.h"
+#include "views/model/measured_format.h"
 #include "views/model/runtime_evidence.h"
 #include "views/model/speedup_format.h"
 #include "views/widgets/baseline_label.h"
@@ -219,6 +220,10 @@ QVariant CandidateTableModel::data(const QModelIndex& index, int role) const {
         if (s < 1.0) return QBrush(QColor(0xb0, 0x20, 0x20));
       }
       if (isMeasured && agreement(row) == Agreement::NotMeasured) return QBrush(QColor(0x80, 0x80, 0x80));
+      if (isMeasured && m_history) {  // the PyTorch fallback's number is no win of the kernel's: muted
+        const runs::MeasuredRun* run = m_history->latestOfRecorded(row);
+        if (run && fellBack(*run)) return QBrush(QColor(0x80, 0x80, 0x80));
+      }
       return {};
     case Qt::FontRole:
       if (isMeasured && !runtimeHackFamilies(row).empty()) {
@@ -314,7 +319,7 @@ QVariant CandidateTableModel::measuredDisplay(int row) const {
   // Failures are short ("✗ timeout") so that they fit the column; the colour and the tooltip say more.
   if (run->row.outcome == "error") return tr("✗ %1").arg(QString::fromStdString(run->row.errorKind));
   if (run->row.outcome == "incorrect") return tr("✗ incorrect");
-  return run->row.speedup ? formatSpeedup(*run->row.speedup) : tr("not timed");
+  return run->row.speedup ? fallbackPrefix(*run) + formatSpeedup(*run->row.speedup) : tr("not timed");
 }
 
 QString CandidateTableModel::measuredToolTip(int row) const {
@@ -323,7 +328,7 @@ QString CandidateTableModel::measuredToolTip(int row) const {
   const auto& r = run->row;
   QString tip = r.outcome == "error"       ? tr("Error (%1)").arg(QString::fromStdString(r.errorKind))
                 : r.outcome == "incorrect" ? tr("Incorrect: the output does not match the reference")
-                : r.speedup                ? tr("Measured %1").arg(formatSpeedup(*r.speedup))
+                : r.speedup                ? tr("Measured %1").arg(speedupWithSpread(*run))
                                            : tr("Correct, not timed");
   tip += tr(" on %1, %2 (%3)")
              .arg(QString::fromStdString(r.device), QString::fromStdString(r.recordedAt),

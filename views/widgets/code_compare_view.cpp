@@ -322,6 +322,17 @@ void CodeCompareView::showEdit(const QString& text, const QString& notice) {
   showRunEvidence();  // the problems of a run of this version, if it ran
 }
 
+void CodeCompareView::applyEdit(const QString& text) {
+  if (!hasProgram() || text == m_program->text()) return;
+  setEditing(true);
+  // One undoable step, reported like typing (programChanged: autosaved as the edit, rediffed).
+  m_program->beginUndoAction();
+  m_program->selectAll(true);
+  m_program->replaceSelectedText(text);
+  m_program->endUndoAction();
+  m_program->setCursorPosition(0, 0);
+}
+
 void CodeCompareView::revertEdit() {
   if (!hasProgram()) return;
   const Candidate* c = m_run->candidate(m_row);
@@ -425,9 +436,10 @@ void CodeCompareView::showRunEvidence() {
   if (!m_open) return;
   const MeasuredHistory* history = m_open->history().get();
   setRuntimeFlags(runtimeEvidence(history, m_row).flags);
+  const std::string program = hasProgram() ? candidateProgram().toStdString() : std::string();
   const runs::MeasuredRun* run =
-      hasProgram() ? history->latestOfCode(m_row, hash::codeHash(candidateProgram().toStdString())) : nullptr;
-  showProblems(run ? candidateProblems(*run) : std::vector<CodeProblem>{});
+      hasProgram() ? history->latestOfCode(m_row, hash::codeHash(program)) : nullptr;
+  showProblems(run ? candidateProblems(*run, program) : std::vector<CodeProblem>{});
 }
 
 void CodeCompareView::refreshFlags(std::shared_ptr<const LoadedRun> flagged) {

@@ -60,6 +60,10 @@ class CodeCompareView : public QWidget {
   // Shows `text`, an earlier edit of the selected candidate, in place of its recorded program, editable,
   // with `notice` above it ("Restored unsaved edit from 12:03").
   void showEdit(const QString& text, const QString& notice);
+  // Replaces the program on show with `text` as an edit (a repaired copy): editable, one step the user can
+  // undo back to what was shown (their own edit included), reported by programEdited like typing, so it is
+  // autosaved and Run times it; the recorded program stays as the file has it (Revert shows it again).
+  void applyEdit(const QString& text);
   // Shows the problems of a run of the program on show (replacing earlier ones); an empty list clears them.
   void showProblems(const std::vector<CodeProblem>& problems);
   const LineDiff& diff() const { return m_diff; }

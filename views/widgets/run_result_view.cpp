@@ -1,13 +1,17 @@
 #include "views/widgets/run_result_view.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 
+#include "core/runs/failed_build.h"
+#include "core/runs/fallback_note.h"
 #include "views/model/code_problems.h"
 #include "views/model/counted.h"
 #include "views/model/measured_format.h"
@@ -174,10 +178,17 @@ QString runtimeFlagsHtml(const protocol::EvaluateResult& r) {
 }
 
 QString resultHtml(const runs::MeasuredRun& run, const protocol::EvaluateResult& r) {
-  QString out = QObject::tr("<h3>%1%2</h3>")
-                    .arg(r.correctness.passed ? QObject::tr("Correct") : QObject::tr("Incorrect"),
-                         run.row.speedup ? QObject::tr(" · %1 vs the reference").arg(speedupWithSpread(run))
-                                         : QString());
+  QString out;
+  // First, before any speedup: whose number it is (core/runs/fallback_note.h).
+  if (const std::string note = runs::fallbackNote(r.build); !note.empty())
+    out += QStringLiteral(
+               "<p style='background-color: #fff8c5; color: #6a4800; padding: 4px'><b>%1</b> Not the "
+               "kernel's: do not read it as a win.</p>")
+               .arg(html(note));
+  out += QObject::tr("<h3>%1%2</h3>")
+             .arg(r.correctness.passed ? QObject::tr("Correct") : QObject::tr("Incorrect"),
+                  run.row.speedup ? QObject::tr(" · %1 vs the reference").arg(speedupWithSpread(run))
+                                  : QString());
   out += QObject::tr("<p>%1</p>").arg(environmentHtml(r.environment));
   out += runtimeFlagsHtml(r) + correctnessHtml(r.correctness) + timingHtml(r) + kernelsHtml(r);
   QString build = QObject::tr("%1 s%2")
@@ -247,6 +258,9 @@ QString errorHtml(const protocol::ErrorInfo& e) {
 
 RunResultView::RunResultView(QWidget* parent)
     : QWidget(parent),
+      m_causeBar(new QWidget(this)),
+      m_cause(new QLabel(m_causeBar)),
+      m_repair(new QPushButton(tr("&Repair…"), m_causeBar)),
       m_text(new QTextBrowser(this)),
       m_problemsTitle(
           new QLabel(tr("Problems on the candidate's lines (double-click shows the line)"), this)),
@@ -268,8 +282,25 @@ RunResultView::RunResultView(QWidget* parent)
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
   split->setChildrenCollapsible(false);
+  m_causeBar->setObjectName(QStringLiteral("buildCauseBar"));
+  m_causeBar->setAttribute(Qt::WA_StyledBackground);
+  m_causeBar->setStyleSheet(QStringLiteral("#buildCauseBar { background-color: #fff1e5; }"));
+  m_cause->setObjectName(QStringLiteral("buildCause"));
+  m_cause->setWordWrap(true);
+  m_cause->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_repair->setObjectName(QStringLiteral("repairButton"));
+  m_repair->setToolTip(
+      tr("Show the mechanical repair of this build failure as a diff (Ctrl+Shift+R); "
+         "applying it makes an edited copy of the candidate, the recorded program stays"));
+  auto* causeLayout = new QHBoxLayout(m_causeBar);
+  causeLayout->setContentsMargins(6, 4, 6, 4);
+  causeLayout->addWidget(m_cause, 1);
+  causeLayout->addWidget(m_repair, 0, Qt::AlignTop);
+  connect(m_repair, &QPushButton::clicked, this, &RunResultView::repairRequested);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(m_causeBar);
   layout->addWidget(split);
   connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
     const int line = item->data(Qt::UserRole).toInt();
@@ -280,6 +311,10 @@ RunResultView::RunResultView(QWidget* parent)
 
 void RunResultView::showRun(const runs::MeasuredRun* run, bool recordedProgram, const QString& note) {
   m_problems->clear();
+  const auto failed = run ? runs::failedBuild(*run) : std::nullopt;
+  m_causeBar->setVisible(failed.has_value());
+  m_cause->setText(failed ? buildCauseText(*run) : QString());
+  m_repair->setVisible(failed && repair::causeIsRepairable(failed->cause));
   if (!run) {
     m_text->setHtml(QStringLiteral("<p style='color: #57606a'>%1</p>").arg(note.toHtmlEscaped()));
     m_problemsTitle->hide();
@@ -315,5 +350,7 @@ void RunResultView::showRun(const runs::MeasuredRun* run, bool recordedProgram, 
 }
 
 QString RunResultView::plainText() const { return m_text->toPlainText(); }
+
+QString RunResultView::causeText() const { return m_causeBar->isHidden() ? QString() : m_cause->text(); }
 
 }  // namespace ks

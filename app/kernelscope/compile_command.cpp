@@ -1,0 +1,127 @@
+#include "app/kernelscope/compile_command.h"
+
+#include <unistd.h>
+
+#include <QAction>
+#include <QDir>
+#include <QInputDialog>
+#include <QKeySequence>
+#include <QSettings>
+#include <QtConcurrent/QtConcurrentRun>
+#include <atomic>
+#include <filesystem>
+
+#include "core/nvcc/gpu_arch.h"
+#include "core/nvcc/python_sources_build.h"
+#include "core/nvcc/torch_setup.h"
+#include "core/repair/build_cause.h"
+#include "views/model/code_problems.h"
+#include "views/model/open_run.h"
+#include "views/widgets/code_compare_view.h"
+
+namespace ks {
+namespace {
+
+const QString kArchKey = QStringLiteral("compile/arch");
+
+CompileCommand::Outcome compile(std::string program, std::string arch, int row) {
+  static std::atomic<int> serial{0};
+  CompileCommand::Outcome out{{}, {}, std::move(program), std::move(arch), row};
+  nvcc::TorchSetup torch = nvcc::discoverTorchSetup("python3");
+  if (!torch.found()) torch = nvcc::discoverTorchSetup("/usr/bin/python3");
+  if (!torch.found()) {
+    out.error = "no torch headers: " + torch.error;
+    return out;
+  }
+  const auto scratch = std::filesystem::temp_directory_path() /
+                       ("kernelscope-compile-" + std::to_string(::getpid()) + "-" + std::to_string(++serial));
+  nvcc::addCudaHeaderShim(torch, scratch / "shim");
+  std::error_code ec;
+  std::filesystem::create_directories(scratch / "build", ec);
+  out.result =
+      nvcc::buildPythonSources(out.program, nvcc::compileCheckOptions(torch, out.arch, scratch / "build"));
+  std::filesystem::remove_all(scratch, ec);
+  return out;
+}
+
+}  // namespace
+
+CompileCommand::CompileCommand(CodeCompareView* code, const OpenRun* open, QWidget* window)
+    : QObject(window),
+      m_code(code),
+      m_open(open),
+      m_window(window),
+      m_compile(new QAction(tr("&Compile Selected Candidate"), this)),
+      m_chooseArch(new QAction(tr("Compile A&rchitecture…"), this)) {
+  m_compile->setObjectName(QStringLiteral("compileAction"));
+  m_compile->setShortcut(QKeySequence(Qt::Key_F7));
+  m_compile->setStatusTip(
+      tr("Compile the candidate's CUDA with nvcc alone (no GPU needed): errors, cause and "
+         "ptxas resources on the program's lines"));
+  m_chooseArch->setObjectName(QStringLiteral("compileArchAction"));
+  connect(m_compile, &QAction::triggered, this, &CompileCommand::trigger);
+  connect(m_chooseArch, &QAction::triggered, this, &CompileCommand::chooseArch);
+  connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &CompileCommand::show);
+}
+
+QString CompileCommand::arch() {
+  QString chosen = QSettings().value(kArchKey).toString();
+  if (chosen.isEmpty()) chosen = QString::fromStdString(nvcc::targetArch(""));
+  return chosen;
+}
+
+void CompileCommand::setArch(const QString& arch) { QSettings().setValue(kArchKey, arch); }
+
+void CompileCommand::chooseArch() {
+  bool ok = false;
+  const QString chosen = QInputDialog::getItem(
+      m_window, tr("Compile Architecture"), tr("nvcc -arch for Compile:"),
+      {QStringLiteral("sm_80"), QStringLiteral("sm_86"), QStringLiteral("sm_89"), QStringLiteral("sm_90"),
+       QStringLiteral("sm_90a"), QStringLiteral("sm_100"), QStringLiteral("sm_120")},
+      4, true, &ok);
+  if (ok && !chosen.trimmed().isEmpty()) setArch(chosen.trimmed());
+}
+
+void CompileCommand::trigger() {
+  if (m_watcher.isRunning()) {
+    emit message(tr("Compile: already compiling"));
+    return;
+  }
+  if (!m_code->hasProgram() || m_open->currentRow() < 0) {
+    emit message(tr("Compile: select a candidate with a program first"));
+    return;
+  }
+  const QString target = arch();
+  emit message(tr("Compiling for %1 with nvcc (no GPU needed)…").arg(target));
+  m_watcher.setFuture(QtConcurrent::run(compile, m_code->candidateProgram().toStdString(),
+                                        target.toStdString(), m_open->currentRow()));
+}
+
+void CompileCommand::show() {
+  const Outcome out = m_watcher.result();
+  QString summary;
+  if (!out.error.empty()) {
+    summary = tr("Compile (%1): nothing compiled: %2")
+                  .arg(QString::fromStdString(out.arch), QString::fromStdString(out.error));
+  } else {
+    const auto& r = out.result;
+    summary = r.ok ? tr("Compile (%1): compiled, %2 kernel(s), %3 s")
+                         .arg(QString::fromStdString(out.arch))
+                         .arg(r.kernels.size())
+                         .arg(r.compileSeconds, 0, 'f', 0)
+                   : tr("Compile (%1) failed: %2 (%3)")
+                         .arg(QString::fromStdString(out.arch),
+                              QString::fromUtf8(
+                                  repair::causeName(repair::classifyBuildFailure(r.log, out.program).cause)),
+                              QString::fromStdString(nvcc::summarizeErrors(r.diagnostics)));
+    // Shown only on the program it compiled: a row change or an edit meanwhile makes it stale.
+    if (m_open->currentRow() == out.row && m_code->candidateProgram().toStdString() == out.program)
+      m_code->showProblems(compileProblems(r, out.program));
+    else
+      summary += tr(" (the program on show changed meanwhile: not marked)");
+  }
+  emit message(summary);
+  emit finished(summary);
+}
+
+}  // namespace ks

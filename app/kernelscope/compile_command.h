@@ -1,0 +1,60 @@
+#pragma once
+// Compile (F7): the candidate program on show (an edit included) compiled with nvcc alone for a chosen
+// architecture (Compile Architecture…; default this machine's GPU, else sm_90a), off the GUI thread, the way
+// `kscope check --compile` does (core/nvcc/python_sources_build.h, torch's headers; no GPU needed, no torch
+// architecture detection). Its errors, the failure's cause and each kernel's ptxas resources are shown on the
+// program's lines (compileProblems).
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <string>
+
+#include "core/nvcc/build_result.h"
+
+class QAction;
+class QWidget;
+
+namespace ks {
+
+class CodeCompareView;
+class OpenRun;
+
+class CompileCommand : public QObject {
+  Q_OBJECT
+
+ public:
+  struct Outcome {
+    nvcc::BuildResult result;
+    std::string error;  // why nothing could be compiled (no torch headers, no nvcc)
+    std::string program;
+    std::string arch;
+    int row = -1;
+  };
+
+  CompileCommand(CodeCompareView* code, const OpenRun* open, QWidget* window);
+  QAction* compileAction() const { return m_compile; }
+  QAction* archAction() const { return m_chooseArch; }
+  QString arch();  // the chosen architecture ("sm_90a")
+  void setArch(const QString& arch);
+  bool isRunning() const { return m_watcher.isRunning(); }
+
+ public slots:
+  void trigger();
+  void chooseArch();
+
+ signals:
+  void message(const QString& text);  // for the status bar
+  void finished(const QString& summary);
+
+ private:
+  void show();
+
+  CodeCompareView* m_code;
+  const OpenRun* m_open;
+  QWidget* m_window;
+  QAction* m_compile;
+  QAction* m_chooseArch;
+  QFutureWatcher<Outcome> m_watcher;
+};
+
+}  // namespace ks

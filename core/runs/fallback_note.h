@@ -1,0 +1,22 @@
+#pragma once
+// The one rule for "this number is the PyTorch fallback's": a candidate extension that did not build while
+// the evaluation still produced a result means the program caught the failure and ran its PyTorch
+// fallback, so the speedup measured is the fallback's, not the kernel's. `kscope run`, `batch` and
+// `check --run` print this note first, the GUI shows it before any speedup of that result (and never as a
+// win), and bench/cuda_l1_report.py reads it from the batch line's "fallback".
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/protocol/evaluate_result.h"
+
+namespace ks::runs {
+
+// "this number is the PyTorch fallback's: extension 'x' did not build (bound-kernel: functions= names a
+// __global__ kernel: ...)"; empty when every candidate extension built.
+std::string fallbackNote(const protocol::BuildReport& build);
+// Same, read from a runner end event's JSON (batch lines, store rows): {"event": "result", "result": ...}.
+std::string fallbackNote(const nlohmann::ordered_json& endEvent);
+// The result's number is its fallback's (fallbackNote is not empty).
+bool fellBack(const protocol::BuildReport& build);
+
+}  // namespace ks::runs
