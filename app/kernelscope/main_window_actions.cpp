@@ -89,17 +89,20 @@ void MainWindow::createMenus() {
   m_runAction = runMenu->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run Selected Candidate"),
                                    this, &MainWindow::runSelected);
   m_runAction->setObjectName(QStringLiteral("runAction"));
+  m_runAction->setIconText(tr("Run"));  // the toolbar's short text: the bar fits a 1024-px window
   m_runAction->setShortcut(QKeySequence(Qt::Key_F9));
   m_runAction->setStatusTip(
       tr("Build, check and time the selected candidate on this machine, as shown (an edit included)"));
   m_runAllAction = runMenu->addAction(style()->standardIcon(QStyle::SP_MediaSeekForward),
                                       tr("Run &All Visible"), this, &MainWindow::runAllVisible);
   m_runAllAction->setObjectName(QStringLiteral("runAllAction"));
+  m_runAllAction->setIconText(tr("Run All"));
   m_runAllAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F9));
   m_runAllAction->setStatusTip(tr("Queue the recorded program of every candidate the task list shows"));
   m_cancelRunsAction = runMenu->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Cancel Runs"),
                                           m_runs, &RunController::cancel);
   m_cancelRunsAction->setObjectName(QStringLiteral("cancelRunsAction"));
+  m_cancelRunsAction->setIconText(tr("Cancel"));
   m_cancelRunsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F9));
   m_cancelRunsAction->setEnabled(false);
 
@@ -131,6 +134,13 @@ void MainWindow::createMenus() {
   sync->setCheckable(true);
   sync->setChecked(m_code->isSyncScrolling());
   connect(sync, &QAction::toggled, m_code, &CodeCompareView::setSyncScrolling);
+  QAction* resetLayoutAction = view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+  resetLayoutAction->setObjectName(QStringLiteral("resetLayoutAction"));
+  resetLayoutAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+  resetLayoutAction->setStatusTip(
+      tr("Put every pane back where it opens first, at its default size, and forget the saved layout"));
+  // The shape map's choices are what to show, not where: a separate reset, so that tidying the panes
+  // does not lose them.
   QAction* resetShapes =
       view->addAction(tr("R&eset Shape Map Choices"), m_shapes, &ShapeMapView::resetChoices);
   resetShapes->setObjectName(QStringLiteral("resetShapesAction"));
