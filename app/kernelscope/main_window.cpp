@@ -30,6 +30,7 @@
 #include "views/model/measured_format.h"
 #include "views/model/measured_history.h"
 #include "views/model/open_run.h"
+#include "views/model/speedup_trust.h"
 #include "views/widgets/analysis_view.h"
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/code_editor.h"
@@ -214,8 +215,10 @@ void MainWindow::connectControllers() {
 
 void MainWindow::showRunResult(const RunJob& job, const runs::MeasuredRun& run, const QString& storeError) {
   const bool cancelled = run.error && run.error->kind == protocol::ErrorKind::Cancelled;
-  QString message = QStringLiteral("%1: %2").arg(job.label(), outcomeText(run));
-  if (run.row.speedup) message += QStringLiteral(" ") + speedupWithSpread(run);
+  QString message = QStringLiteral("%1: %2").arg(job.label(), trustedOutcomeText(run));
+  if (run.row.speedup)
+    message += QStringLiteral(" ") + speedupWithSpread(run) +
+               (runTrust(run).trusted ? QString() : tr(" (not the kernel's speedup)"));
   if (!storeError.isEmpty()) message += tr(" — not recorded: %1").arg(storeError);
   m_status->showMessage(message, 10000);
   if (cancelled || !m_open->isOpen(job.run)) return;  // another file is open now: its history is read afresh

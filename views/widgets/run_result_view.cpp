@@ -174,10 +174,8 @@ QString runtimeFlagsHtml(const protocol::EvaluateResult& r) {
 }
 
 QString resultHtml(const runs::MeasuredRun& run, const protocol::EvaluateResult& r) {
-  QString out = QObject::tr("<h3>%1%2</h3>")
-                    .arg(r.correctness.passed ? QObject::tr("Correct") : QObject::tr("Incorrect"),
-                         run.row.speedup ? QObject::tr(" · %1 vs the reference").arg(speedupWithSpread(run))
-                                         : QString());
+  // A caught hack or a fallback says so first, the number struck through (speedup_trust.h, issue 17).
+  QString out = QObject::tr("<h3>%1</h3>").arg(runHeadlineHtml(run));
   out += QObject::tr("<p>%1</p>").arg(environmentHtml(r.environment));
   out += runtimeFlagsHtml(r) + correctnessHtml(r.correctness) + timingHtml(r) + kernelsHtml(r);
   QString build = QObject::tr("%1 s%2")
