@@ -182,7 +182,12 @@ void MainWindow::connectOpenRun() {
   connect(m_open, &OpenRun::currentChanged, this, [this](int row) {
     restoreEdit(row);
     const bool program = m_code->hasProgram();
-    m_runAction->setEnabled(program);
+    // Run is disabled, with the reason in its tooltip, for a program that cannot run at all (issue 17: a .cu
+    // without a reference was enabled and said why only in the status bar once chosen).
+    const QString why =
+        program ? m_runs->whyNotRunnable(m_open->run(), row, m_code->candidateProgram()) : QString();
+    m_runAction->setEnabled(program && why.isEmpty());
+    m_runAction->setToolTip(why.isEmpty() ? m_runAction->text().remove('&') : tr("Cannot run: %1").arg(why));
     m_editAction->setEnabled(program);
     m_revertAction->setEnabled(program);
   });

@@ -130,6 +130,7 @@ class MainWindow : public QMainWindow {
   void selectRow(int row);  // a view's click on a task: the task list selects it
   void rebuildRecentMenu();
   void showLoadFailure(const QString& path, const QString& message);
+  QString dialogFolder() const;  // where the Open dialogs start: the open file's folder, else the last used
   void chooseFile();
   void chooseFolder();
   void applyDefaultLayout();

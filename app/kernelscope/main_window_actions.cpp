@@ -51,8 +51,11 @@ void MainWindow::createMenus() {
                                   &MainWindow::chooseFile);
   open->setShortcut(QKeySequence::Open);
   open->setStatusTip(tr("Open a CUDA-L1 release, a KernelScope run or a .cu kernel"));
-  QAction* folder = file->addAction(style()->standardIcon(QStyle::SP_DirOpenIcon),
-                                    tr("Open KernelBench &Folder…"), this, &MainWindow::chooseFolder);
+  QAction* folder = file->addAction(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open &Folder…"), this,
+                                    &MainWindow::chooseFolder);
+  folder->setStatusTip(
+      tr("Open a KernelBench folder, a CUDA-L2 release (or one of its kernel folders) or a "
+         "good-kernels folder"));
   folder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
   m_recentMenu = file->addMenu(tr("Open &Recent"));
   m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
@@ -176,18 +179,35 @@ void MainWindow::rebuildRecentMenu() {
   clear->setEnabled(!files.isEmpty());
 }
 
+QString MainWindow::dialogFolder() const {
+  // The open file's folder first (issue 17: the dialogs started in the home folder), then the last one used.
+  if (!m_open->path().isEmpty()) {
+    const QFileInfo open(m_open->path());
+    return open.isDir() ? open.absoluteFilePath() : open.absolutePath();
+  }
+  return QSettings().value(kDirectoryKey, QDir::homePath()).toString();
+}
+
 void MainWindow::chooseFile() {
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open Run"), QSettings().value(kDirectoryKey, QDir::homePath()).toString(),
-      tr("Runs and kernels (*.jsonl *.json *.cu *.cuh);;All files (*)"));
+  QString path = QFileDialog::getOpenFileName(this, tr("Open Run"), dialogFolder(),
+                                              tr("Runs, kernels and results (*.jsonl *.json *.cu *.cuh "
+                                                 "*.csv);;CUDA-L2 results (*.csv);;All files (*)"));
   if (path.isEmpty()) return;
   QSettings().setValue(kDirectoryKey, QFileInfo(path).absolutePath());
+  // A CUDA-L2 results table (eval_results/*.csv) is read with its release: open the release's root.
+  const QFileInfo file(path);
+  if (file.suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0 &&
+      file.dir().dirName() == QStringLiteral("eval_results")) {
+    QDir root = file.dir();
+    root.cdUp();
+    path = root.absolutePath();
+  }
   openPath(path);
 }
 
 void MainWindow::chooseFolder() {
   const QString path = QFileDialog::getExistingDirectory(
-      this, tr("Open KernelBench Folder"), QSettings().value(kDirectoryKey, QDir::homePath()).toString());
+      this, tr("Open Folder (KernelBench, CUDA-L2, good-kernels)"), dialogFolder());
   if (path.isEmpty()) return;
   QSettings().setValue(kDirectoryKey, path);
   openPath(path);

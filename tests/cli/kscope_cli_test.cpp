@@ -63,8 +63,9 @@ TEST_F(KscopeCli, SummaryJsonOfTheRealRelease) {
   for (const json& family : flags["families"]) {
     EXPECT_FALSE(family["id"].get<std::string>().empty());
     // Flagged means a hack or suspicious flag (docs/cli.md, "Flagged"): a benign family may reach more.
-    if (family["severity"] != "benign")
+    if (family["severity"] != "benign") {
       EXPECT_LE(family["candidates"].get<int>(), flags["flagged"].get<int>()) << family["id"];
+    }
     EXPECT_GE(family["flags"].get<int>(), family["candidates"].get<int>());
   }
 }
@@ -275,8 +276,9 @@ TEST_F(KscopeCli, CheckJsonPrintsADocumentEvenWhenItStops) {
   r = kscope("check --corpus " + quoted(dir_.string()) + " --json");
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(parse(r)["error"].get<std::string>().find("manifest.json"), std::string::npos) << r.out;
-  const fs::path one = write("one.jsonl", R"({"level_id": 1, "task_id": 1, "ref_code": "x", "custom_code": "y"})"
-                                          "\n");
+  const fs::path one =
+      write("one.jsonl", R"({"level_id": 1, "task_id": 1, "ref_code": "x", "custom_code": "y"})"
+                         "\n");
   r = kscope("check --json --task L9/9 " + quoted(one.string()));
   EXPECT_EQ(r.exitCode, 2);
   j = parse(r);

@@ -252,7 +252,8 @@ QVariant CandidateTableModel::data(const QModelIndex& index, int role) const {
     case Qt::FontRole:
       // docs/hacks.md: a number produced by a hack, or a fallback's, is shown struck out, with the evidence
       // (speedup_trust.h); a recorded claim is when a hack was caught in its code or its re-run.
-      if ((isMeasured && !trust(row).trusted) || (isSpeedup && trust(row).hack)) {
+      if ((isMeasured && !trust(row).trusted && agreement(row) != Agreement::NotMeasured) ||
+          (isSpeedup && trust(row).hack)) {
         QFont font;
         font.setStrikeOut(true);
         return font;
