@@ -18,6 +18,7 @@
 #include "app/kernelscope/run_loader.h"
 #include "core/flags/flag_counts.h"
 #include "tests/view_model/synthetic_run.h"
+#include "views/charts/charts_view.h"
 #include "views/model/measured_format.h"
 #include "views/model/speedup_trust.h"
 #include "views/models/candidate_table_model.h"
@@ -118,6 +119,23 @@ TEST(TrustDisplay, TheTaskTableSaysHackOrFellBackBeforeTheMeasuredNumber) {
                   .data(Qt::ToolTipRole)
                   .toString()
                   .contains("fell back: its kernel fast_ext"));
+}
+
+TEST(TrustDisplay, TheRecordedVsMeasuredChartGreysACaughtHackOrAFallback) {
+  const auto run = test::syntheticRun();
+  auto history = std::make_shared<MeasuredHistory>(run->rowCount());
+  history->add(test::kRowC, {caughtHack(), true});
+  history->add(test::kRowA, {fellBack(), true});
+  history->add(test::kRowB, {test::timedRun(0.8), true});
+  ChartsView charts;
+  charts.setRun(run);
+  charts.setHistory(history);
+  std::map<int, std::string> verdicts;
+  for (const auto& p : charts.versusPoints()) verdicts[p.row] = p.verdict;
+  ASSERT_EQ(verdicts.size(), 3u);
+  EXPECT_EQ(verdicts[test::kRowC], "caught hack");
+  EXPECT_EQ(verdicts[test::kRowA], "fell back");
+  EXPECT_EQ(verdicts[test::kRowB], "");
 }
 
 TEST(TrustDisplay, TheFlagsColumnShowsTheWorstFamilyFirstAndEveryFlagInItsTooltip) {
