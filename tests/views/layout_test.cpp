@@ -6,12 +6,16 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QFile>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "app/kernelscope/main_window.h"
+#include "app/kernelscope/run_loader.h"
 #include "tests/view_model/synthetic_run.h"
+#include "views/widgets/analysis_view.h"
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/code_editor.h"
 #include "views/widgets/task_table.h"
@@ -169,6 +173,38 @@ TEST_F(LayoutTest, AUsableSavedLayoutIsKept) {
   EXPECT_TRUE(reset.isEmpty());
   EXPECT_FALSE(second.findChild<QDockWidget*>("analysisDock")->isVisible());
   second.close();
+}
+
+// A .cu that cannot run (no `// kscope:` header naming its reference and inputs): Run is disabled with the
+// reason in its tooltip, and the change summary does not count its lines "against the reference".
+TEST_F(LayoutTest, RunIsDisabledWithTheReasonForAKernelThatCannotRun) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("lone.cu"));
+  QFile file(path);
+  ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+  file.write(
+      "__global__ void scale(float* x, float a, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) x[i] *= a;\n"
+      "}\n");
+  file.close();
+  MainWindow window;
+  showAndSettle(window);
+  QSignalSpy shown(&window, &MainWindow::runShown);
+  QSignalSpy failed(window.loader(), &RunLoader::failed);
+  window.openPath(path);
+  for (int waited = 0; waited < 30000 && shown.isEmpty() && failed.isEmpty(); waited += 20) QTest::qWait(20);
+  ASSERT_FALSE(shown.isEmpty());
+  ASSERT_GE(window.run()->rowCount(), 1);
+  window.taskTable()->setCurrentRow(0);
+  QTest::qWait(20);
+  auto* run = window.findChild<QAction*>(QStringLiteral("runAction"));
+  EXPECT_FALSE(run->isEnabled());
+  EXPECT_TRUE(run->toolTip().startsWith("Cannot run: ")) << run->toolTip().toStdString();
+  const QString analysis = window.analysisView()->markdownShown();
+  EXPECT_FALSE(analysis.contains("against the reference")) << analysis.toStdString();
+  EXPECT_TRUE(analysis.contains("No reference program")) << analysis.toStdString();
+  window.close();
 }
 
 }  // namespace
