@@ -9,8 +9,13 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
+#include <QShowEvent>
+#include <QSplitter>
 #include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
 
 #include "app/kernelscope/edit_autosave.h"
 #include "app/kernelscope/history_loader.h"
@@ -25,6 +30,7 @@
 #include "views/model/measured_format.h"
 #include "views/model/measured_history.h"
 #include "views/model/open_run.h"
+#include "views/model/speedup_trust.h"
 #include "views/widgets/analysis_view.h"
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/code_editor.h"
@@ -41,7 +47,10 @@ static void initResources() { Q_INIT_RESOURCE(kernelscope); }
 namespace ks {
 namespace {
 
-constexpr int kStateVersion = 1;
+// 2: the default layout changed (issue 17: Analysis below the code, beside Flags); a state saved by an older
+// version is not restored, so the window opens in the new default.
+constexpr int kStateVersion = 2;
+const QSize kDefaultSize(1500, 940);
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kCodeStateKey = QStringLiteral("mainWindow/codeCompare");
@@ -88,17 +97,20 @@ MainWindow::MainWindow(QWidget* parent)
 
   m_tasksDock = addDock(tr("Tasks"), QStringLiteral("tasksDock"), m_tasks, Qt::LeftDockWidgetArea);
   m_analysisDock =
-      addDock(tr("Analysis"), QStringLiteral("analysisDock"), m_analysis, Qt::RightDockWidgetArea);
+      addDock(tr("Analysis"), QStringLiteral("analysisDock"), m_analysis, Qt::BottomDockWidgetArea);
   m_flagsDock = addDock(tr("Flags"), QStringLiteral("flagsDock"), m_flags, Qt::BottomDockWidgetArea);
   m_issuesDock = addDock(tr("Load issues"), QStringLiteral("issuesDock"), m_issues, Qt::BottomDockWidgetArea);
   m_measurementsDock = addDock(tr("Measurements"), QStringLiteral("measurementsDock"), m_measurements,
                                Qt::BottomDockWidgetArea);
-  tabifyDockWidget(m_flagsDock, m_issuesDock);
-  tabifyDockWidget(m_flagsDock, m_measurementsDock);
-  m_flagsDock->raise();
-  resizeDocks({m_tasksDock, m_analysisDock}, {470, 380}, Qt::Horizontal);
-  resizeDocks({m_flagsDock}, {250}, Qt::Vertical);
+  // Every pane keeps a usable size (issue 17): the window cannot be made, nor a splitter dragged, smaller
+  // than these, and they add up to less than 1024 × 700.
+  m_center->setMinimumSize(kMinimumCenter);
+  m_tasks->setMinimumSize(kMinimumTasks);
+  m_analysis->setMinimumSize(kMinimumAnalysis);
+  for (QWidget* pane : std::initializer_list<QWidget*>{m_flags, m_issues, m_measurements})
+    pane->setMinimumSize(kMinimumBottomPane);
 
+  setStatusBar(m_status);
   setStatusBar(m_status);
   connect(m_status, &StatusBar::issuesClicked, this, [this] { showPane(Pane::Issues); });
   m_tasks->observe(m_open);
@@ -115,6 +127,7 @@ MainWindow::MainWindow(QWidget* parent)
   connectViews();
   connectOpenRun();
   connectControllers();
+  applyDefaultLayout();
   restoreSettings();
   showRun({}, nullptr);
 }
@@ -169,7 +182,12 @@ void MainWindow::connectOpenRun() {
   connect(m_open, &OpenRun::currentChanged, this, [this](int row) {
     restoreEdit(row);
     const bool program = m_code->hasProgram();
-    m_runAction->setEnabled(program);
+    // Run is disabled, with the reason in its tooltip, for a program that cannot run at all (issue 17: a .cu
+    // without a reference was enabled and said why only in the status bar once chosen).
+    const QString why =
+        program ? m_runs->whyNotRunnable(m_open->run(), row, m_code->candidateProgram()) : QString();
+    m_runAction->setEnabled(program && why.isEmpty());
+    m_runAction->setToolTip(why.isEmpty() ? m_runAction->text().remove('&') : tr("Cannot run: %1").arg(why));
     m_editAction->setEnabled(program);
     m_revertAction->setEnabled(program);
   });
@@ -202,8 +220,10 @@ void MainWindow::connectControllers() {
 
 void MainWindow::showRunResult(const RunJob& job, const runs::MeasuredRun& run, const QString& storeError) {
   const bool cancelled = run.error && run.error->kind == protocol::ErrorKind::Cancelled;
-  QString message = QStringLiteral("%1: %2").arg(job.label(), outcomeText(run));
-  if (run.row.speedup) message += QStringLiteral(" ") + speedupWithSpread(run);
+  QString message = QStringLiteral("%1: %2").arg(job.label(), trustedOutcomeText(run));
+  if (run.row.speedup)
+    message += QStringLiteral(" ") + speedupWithSpread(run) +
+               (runTrust(run).trusted ? QString() : tr(" (not the kernel's speedup)"));
   if (!storeError.isEmpty()) message += tr(" — not recorded: %1").arg(storeError);
   m_status->showMessage(message, 10000);
   if (cancelled || !m_open->isOpen(job.run)) return;  // another file is open now: its history is read afresh
@@ -314,10 +334,93 @@ void MainWindow::showLoadFailure(const QString& path, const QString& message) {
   box->open();
 }
 
+void MainWindow::applyDefaultLayout() {
+  // The task list runs the full height on the left; below the code, Analysis beside the tabbed Flags,
+  // Measurements and Load issues. The code panes get the width, so the reference is readable (issue 17).
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
+  for (QDockWidget* dock : {m_tasksDock, m_analysisDock, m_flagsDock, m_issuesDock, m_measurementsDock}) {
+    dock->setFloating(false);
+    dock->show();
+  }
+  addDockWidget(Qt::LeftDockWidgetArea, m_tasksDock);
+  addDockWidget(Qt::BottomDockWidgetArea, m_analysisDock);
+  splitDockWidget(m_analysisDock, m_flagsDock, Qt::Horizontal);
+  tabifyDockWidget(m_flagsDock, m_issuesDock);
+  tabifyDockWidget(m_flagsDock, m_measurementsDock);
+  m_flagsDock->raise();
+  if (m_runBar) {
+    addToolBar(Qt::TopToolBarArea, m_runBar);
+    m_runBar->show();
+  }
+  const int width = isVisible() ? this->width() : kDefaultSize.width();
+  const int height = isVisible() ? this->height() : kDefaultSize.height();
+  const int tasks = std::max(kMinimumTasks.width(), width * 9 / 40);  // 340 of 1500
+  const int bottom = std::max(width - tasks, 2 * kMinimumBottomPane.width());
+  resizeDocks({m_tasksDock}, {tasks}, Qt::Horizontal);
+  resizeDocks({m_analysisDock, m_flagsDock}, {bottom * 2 / 5, bottom * 3 / 5}, Qt::Horizontal);
+  resizeDocks({m_analysisDock}, {std::max(kMinimumAnalysis.height() + 40, height / 4)}, Qt::Vertical);
+  if (auto* splitter = m_code->findChild<QSplitter*>(QStringLiteral("codeSplitter"))) {
+    // Reference and candidate, half each, now and as the window grows.
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    const int half = std::max(splitter->width(), width - tasks) / 2;
+    splitter->setSizes({half, half});
+  }
+}
+
+bool MainWindow::layoutUsable(QString* why) const {
+  const auto say = [why](const QString& text) {
+    if (why) *why = text;
+    return false;
+  };
+  const QSize least = minimumSizeHint();
+  if (least.width() > kSmallestScreen.width() || least.height() > kSmallestScreen.height())
+    return say(tr("the panes need %1 × %2 px").arg(least.width()).arg(least.height()));
+  if (m_center->isVisible() &&
+      (m_center->width() < kMinimumCenter.width() || m_center->height() < kMinimumCenter.height()))
+    return say(tr("the code pane is %1 × %2 px").arg(m_center->width()).arg(m_center->height()));
+  for (QDockWidget* dock : {m_tasksDock, m_analysisDock, m_flagsDock, m_issuesDock, m_measurementsDock}) {
+    const QWidget* pane = dock->widget();
+    if (!pane->isVisible() || dock->isFloating()) continue;  // closed, or behind another tab
+    if (pane->width() < pane->minimumWidth() || pane->height() < pane->minimumHeight())
+      return say(tr("%1 is %2 × %3 px").arg(dock->windowTitle()).arg(pane->width()).arg(pane->height()));
+  }
+  return true;
+}
+
+void MainWindow::resetLayout() {
+  QSettings settings;
+  for (const QString& key : {kGeometryKey, kStateKey, kCodeStateKey}) settings.remove(key);
+  if (!isMaximized() && !isFullScreen()) {
+    QSize size = kDefaultSize;
+    if (const QScreen* screen = this->screen())
+      size = size.boundedTo(screen->availableGeometry().size() - QSize(16, 48));
+    resize(size.expandedTo(minimumSizeHint()));
+  }
+  applyDefaultLayout();
+  m_center->setCurrentWidget(m_code);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (!m_checkRestoredLayout) return;
+  m_checkRestoredLayout = false;
+  // Once the restored state is laid out: a state in which a pane is unusable is never kept.
+  QTimer::singleShot(0, this, [this] {
+    QString why;
+    if (layoutUsable(&why)) return;
+    applyDefaultLayout();
+    m_status->showMessage(tr("The saved layout was not usable (%1): back to the default layout").arg(why),
+                          10000);
+    emit layoutReset();
+  });
+}
+
 void MainWindow::restoreSettings() {
   QSettings settings;
-  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1500, 940);
-  restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
+  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(kDefaultSize);
+  m_checkRestoredLayout = restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
   m_code->restoreState(settings.value(kCodeStateKey).toByteArray());
   m_center->setCurrentIndex(settings.value(kCenterTabKey, 0).toInt());
   m_charts->setBaseline(settings.value(kBaselineKey).toString());

@@ -7,6 +7,7 @@
 // programs). Its menus and actions are in main_window_actions.cpp, its status bar in status_bar.h; it
 // remembers its layout in QSettings.
 #include <QMainWindow>
+#include <QSize>
 #include <memory>
 #include <string>
 
@@ -50,6 +51,15 @@ class MainWindow : public QMainWindow {
   // Ctrl+<number> shows each (View menu). Shapes and Roofline are tabs shown only for runs with GEMM tasks.
   enum class Pane { Tasks, Code, Analysis, Charts, Flags, Issues, Measurements, Shapes, Roofline };
 
+  // The least size of each pane (issue 17). Their sum fits kSmallestScreen, the smallest window the layout
+  // is made for; a restored layout that does not fit it, or leaves a pane below its least size, is replaced
+  // by the default one.
+  static constexpr QSize kSmallestScreen{1024, 700};
+  static constexpr QSize kMinimumCenter{420, 220};
+  static constexpr QSize kMinimumTasks{260, 200};
+  static constexpr QSize kMinimumAnalysis{220, 90};
+  static constexpr QSize kMinimumBottomPane{240, 90};  // Flags, Measurements, Load issues
+
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
@@ -76,6 +86,9 @@ class MainWindow : public QMainWindow {
   EditAutosave* editAutosave() const { return m_edits; }
   const std::shared_ptr<const MeasuredHistory>& history() const;
   QWidget* paneWidget(Pane pane) const;
+  // True when the window fits kSmallestScreen and every shown pane has at least its least size; else
+  // false, with the reason in `why`.
+  bool layoutUsable(QString* why = nullptr) const;
 
  public slots:
   void showRun(const QString& path, std::shared_ptr<const ks::LoadedRun> run);
@@ -83,15 +96,19 @@ class MainWindow : public QMainWindow {
   void reload();
   void runSelected();    // the selected candidate, as shown (an edit included)
   void runAllVisible();  // the recorded programs of every candidate the task list shows, in its order
+  // View ▸ Reset Layout: the default docks, splitter and size; forgets the saved geometry and layout.
+  void resetLayout();
 
  signals:
   void runShown();      // after showRun has reached every view
   void flagsShown();    // after the static checks' flags reached every view
   void historyShown();  // after the results history of the open run reached every view
   void runFinished();   // after a re-run's result reached every view
+  void layoutReset();   // a restored layout was not usable and the default replaced it
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
 
@@ -115,8 +132,10 @@ class MainWindow : public QMainWindow {
   void selectRow(int row);  // a view's click on a task: the task list selects it
   void rebuildRecentMenu();
   void showLoadFailure(const QString& path, const QString& message);
+  QString dialogFolder() const;  // where the Open dialogs start: the open file's folder, else the last used
   void chooseFile();
   void chooseFolder();
+  void applyDefaultLayout();
   void restoreSettings();
   void saveSettings() const;
 
@@ -154,6 +173,7 @@ class MainWindow : public QMainWindow {
   QAction* m_editAction = nullptr;
   QAction* m_revertAction = nullptr;
   QMenu* m_recentMenu = nullptr;
+  bool m_checkRestoredLayout = false;  // a saved layout was restored: check it once it is shown
   StatusBar* m_status;
 };
 

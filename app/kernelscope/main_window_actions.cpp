@@ -54,8 +54,11 @@ void MainWindow::createMenus() {
                                   &MainWindow::chooseFile);
   open->setShortcut(QKeySequence::Open);
   open->setStatusTip(tr("Open a CUDA-L1 release, a KernelScope run or a .cu kernel"));
-  QAction* folder = file->addAction(style()->standardIcon(QStyle::SP_DirOpenIcon),
-                                    tr("Open KernelBench &Folder…"), this, &MainWindow::chooseFolder);
+  QAction* folder = file->addAction(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open &Folder…"), this,
+                                    &MainWindow::chooseFolder);
+  folder->setStatusTip(
+      tr("Open a KernelBench folder, a CUDA-L2 release (or one of its kernel folders) or a "
+         "good-kernels folder"));
   folder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
   m_recentMenu = file->addMenu(tr("Open &Recent"));
   m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
@@ -92,17 +95,20 @@ void MainWindow::createMenus() {
   m_runAction = runMenu->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run Selected Candidate"),
                                    this, &MainWindow::runSelected);
   m_runAction->setObjectName(QStringLiteral("runAction"));
+  m_runAction->setIconText(tr("Run"));  // the toolbar's short text: the bar fits a 1024-px window
   m_runAction->setShortcut(QKeySequence(Qt::Key_F9));
   m_runAction->setStatusTip(
       tr("Build, check and time the selected candidate on this machine, as shown (an edit included)"));
   m_runAllAction = runMenu->addAction(style()->standardIcon(QStyle::SP_MediaSeekForward),
                                       tr("Run &All Visible"), this, &MainWindow::runAllVisible);
   m_runAllAction->setObjectName(QStringLiteral("runAllAction"));
+  m_runAllAction->setIconText(tr("Run All"));
   m_runAllAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F9));
   m_runAllAction->setStatusTip(tr("Queue the recorded program of every candidate the task list shows"));
   m_cancelRunsAction = runMenu->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Cancel Runs"),
                                           m_runs, &RunController::cancel);
   m_cancelRunsAction->setObjectName(QStringLiteral("cancelRunsAction"));
+  m_cancelRunsAction->setIconText(tr("Cancel"));
   m_cancelRunsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F9));
   m_cancelRunsAction->setEnabled(false);
   runMenu->addSeparator();
@@ -146,6 +152,13 @@ void MainWindow::createMenus() {
   sync->setCheckable(true);
   sync->setChecked(m_code->isSyncScrolling());
   connect(sync, &QAction::toggled, m_code, &CodeCompareView::setSyncScrolling);
+  QAction* resetLayoutAction = view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+  resetLayoutAction->setObjectName(QStringLiteral("resetLayoutAction"));
+  resetLayoutAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_0));
+  resetLayoutAction->setStatusTip(
+      tr("Put every pane back where it opens first, at its default size, and forget the saved layout"));
+  // The shape map's choices are what to show, not where: a separate reset, so that tidying the panes
+  // does not lose them.
   QAction* resetShapes =
       view->addAction(tr("R&eset Shape Map Choices"), m_shapes, &ShapeMapView::resetChoices);
   resetShapes->setObjectName(QStringLiteral("resetShapesAction"));
@@ -181,18 +194,35 @@ void MainWindow::rebuildRecentMenu() {
   clear->setEnabled(!files.isEmpty());
 }
 
+QString MainWindow::dialogFolder() const {
+  // The open file's folder first (issue 17: the dialogs started in the home folder), then the last one used.
+  if (!m_open->path().isEmpty()) {
+    const QFileInfo open(m_open->path());
+    return open.isDir() ? open.absoluteFilePath() : open.absolutePath();
+  }
+  return QSettings().value(kDirectoryKey, QDir::homePath()).toString();
+}
+
 void MainWindow::chooseFile() {
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open Run"), QSettings().value(kDirectoryKey, QDir::homePath()).toString(),
-      tr("Runs and kernels (*.jsonl *.json *.cu *.cuh);;All files (*)"));
+  QString path = QFileDialog::getOpenFileName(this, tr("Open Run"), dialogFolder(),
+                                              tr("Runs, kernels and results (*.jsonl *.json *.cu *.cuh "
+                                                 "*.csv);;CUDA-L2 results (*.csv);;All files (*)"));
   if (path.isEmpty()) return;
   QSettings().setValue(kDirectoryKey, QFileInfo(path).absolutePath());
+  // A CUDA-L2 results table (eval_results/*.csv) is read with its release: open the release's root.
+  const QFileInfo file(path);
+  if (file.suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0 &&
+      file.dir().dirName() == QStringLiteral("eval_results")) {
+    QDir root = file.dir();
+    root.cdUp();
+    path = root.absolutePath();
+  }
   openPath(path);
 }
 
 void MainWindow::chooseFolder() {
   const QString path = QFileDialog::getExistingDirectory(
-      this, tr("Open KernelBench Folder"), QSettings().value(kDirectoryKey, QDir::homePath()).toString());
+      this, tr("Open Folder (KernelBench, CUDA-L2, good-kernels)"), dialogFolder());
   if (path.isEmpty()) return;
   QSettings().setValue(kDirectoryKey, path);
   openPath(path);

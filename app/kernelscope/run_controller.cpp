@@ -40,6 +40,17 @@ void RunController::setChoices(const runs::RunChoices& choices, const RunLimits&
   m_limits = limits;
 }
 
+QString RunController::whyNotRunnable(const std::shared_ptr<const LoadedRun>& run, int row,
+                                      const QString& program) const {
+  const Candidate* recorded = run && row >= 0 && row < run->rowCount() ? run->candidate(row) : nullptr;
+  if (!recorded) return tr("Select a candidate to run.");
+  Candidate candidate = *recorded;
+  candidate.code = program.toStdString();
+  auto request = supervisor::evaluationRequest(run->task(row), candidate, runs::evaluateOptions(m_choices));
+  if (auto* why = std::get_if<std::string>(&request)) return QString::fromStdString(*why);
+  return {};
+}
+
 QString RunController::enqueue(const std::shared_ptr<const LoadedRun>& run, const QString& sourceFile,
                                int row, const QString& program) {
   if (!m_runnerProblem.isEmpty()) return m_runnerProblem;

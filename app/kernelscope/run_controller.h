@@ -43,6 +43,9 @@ class RunController : public QObject {
                       const QList<int>& rows);
   void probe();  // asks the runner for its environment (starting it when none runs)
 
+  // Why row `row`'s candidate, as `program`, cannot be run at all (a .cu without a reference, ...); empty
+  // when it can. Does not look at the runner: that problem is said when Run is chosen.
+  QString whyNotRunnable(const std::shared_ptr<const LoadedRun>& run, int row, const QString& program) const;
   bool isBusy() const { return m_inFlight || !m_queue.empty(); }
   QString runnerProblem() const { return m_runnerProblem; }  // empty when kscope-runner was found
 

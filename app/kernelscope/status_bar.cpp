@@ -33,7 +33,7 @@ StatusBar::StatusBar(RunLoader* loader, RunController* runs, QWidget* parent)
          "stays without flags"));
   connect(m_cancel, &QPushButton::clicked, loader, &RunLoader::cancel);
   m_runProgress->setObjectName(QStringLiteral("runProgress"));
-  m_runProgress->setMinimumWidth(320);
+  m_runProgress->setMinimumWidth(200);
   m_runProgress->setTextVisible(true);
   m_runProgress->hide();
   m_runCancel->setObjectName(QStringLiteral("runCancel"));

@@ -22,6 +22,7 @@
 #include "app/kscope/input_loading.h"
 #include "app/kscope/text_table.h"
 #include "core/flags/corpus_score.h"
+#include "core/flags/flag_counts.h"
 #include "core/flags/hack_corpus.h"
 #include "core/flags/runtime_flags.h"
 #include "core/flags/static_rules.h"
@@ -41,9 +42,9 @@ struct CheckOptions {
   std::string corpus;  // a labelled corpus folder (DIR/manifest.json); excludes `file`
   std::string task;    // "L1/12" or "1/12"; empty: every task
   bool json = false;
-  bool run = false;    // also evaluate through kscope-runner: runtime flags
-  std::string device;  // "cpu" | "cuda"; empty: the runner's choice
-  std::string runner;  // kscope-runner executable; empty: next to kscope, $KSCOPE_RUNNER
+  bool run = false;      // also evaluate through kscope-runner: runtime flags
+  std::string device;    // "cpu" | "cuda"; empty: the runner's choice
+  std::string runner;    // kscope-runner executable; empty: next to kscope, $KSCOPE_RUNNER
   bool compile = false;  // --compile: nvcc compile-only of the embedded CUDA (check_compile.h)
   bool repair = false;   // with --run or --compile: the repaired program (candidate_repair.h)
   std::string arch;      // with --compile / --repair: the architecture
@@ -263,7 +264,7 @@ void runCheck(const CheckOptions& options) {
           flags.insert(flags.end(), runtime->flags.begin(), runtime->flags.end());
         }
         ++checked;
-        if (!flags.empty()) ++flagged;
+        if (isFlagged(flags)) ++flagged;  // the GUI's definition too (flag_counts.h)
       }
       if (!options.json) {
         printCandidate(std::cout, task, c, flags, runtime ? &*runtime : nullptr);

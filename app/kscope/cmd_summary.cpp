@@ -13,6 +13,7 @@
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "app/kscope/text_table.h"
+#include "core/flags/flag_counts.h"
 #include "core/flags/flag_families.h"
 #include "core/flags/static_rules.h"
 #include "core/stats/speedup_stats.h"
@@ -22,33 +23,21 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-struct FamilyCount {
-  std::size_t candidates = 0;  // candidates with at least one flag of the family
-  std::size_t flags = 0;
-};
-
-struct FlagCounts {
-  std::size_t checked = 0;  // candidates with a program
-  std::size_t flagged = 0;  // ... with at least one flag
-  std::map<std::string, FamilyCount> byFamily;
-};
-
+// Counted by the one definition of "flagged" the GUI uses too (core/flags/flag_counts.h).
 FlagCounts countStaticFlags(const RunFile& run) {
   FlagCounts counts;
   for (const Task& task : run.tasks)
-    for (const Candidate& c : task.candidates) {
-      if (!c.code) continue;
-      ++counts.checked;
-      const std::vector<Flag> flags = checkStatic(task.referenceCode, *c.code);
-      if (!flags.empty()) ++counts.flagged;
-      std::set<std::string> families;
-      for (const Flag& flag : flags) {
-        ++counts.byFamily[flag.family].flags;
-        families.insert(flag.family);
-      }
-      for (const std::string& family : families) ++counts.byFamily[family].candidates;
-    }
+    for (const Candidate& c : task.candidates)
+      if (c.code) counts.addCandidate(checkStatic(task.referenceCode, *c.code));
   return counts;
+}
+
+// A family's severity: the worst it was raised with in this file, else the catalog's.
+const char* familySeverity(const FlagCounts& counts, const std::string& id) {
+  const auto count = counts.byFamily.find(id);
+  if (count != counts.byFamily.end() && count->second.flags > 0) return severityName(count->second.worst);
+  const FlagFamily* family = findFlagFamily(id);
+  return family ? severityName(family->severity) : "unknown";
 }
 
 // The catalog's families in catalog order, then any family id a rule used that the catalog lacks.
@@ -123,7 +112,7 @@ Json fileJson(const std::string& path, const RunFile& run, const RunSummary* sum
     const auto count = flags->byFamily.find(id);
     families.push_back({{"id", id},
                         {"title", family ? std::string(family->title) : std::string()},
-                        {"severity", family ? severityName(family->severity) : "unknown"},
+                        {"severity", familySeverity(*flags, id)},
                         {"candidates", count == flags->byFamily.end() ? 0 : count->second.candidates},
                         {"flags", count == flags->byFamily.end() ? 0 : count->second.flags}});
   }
@@ -178,14 +167,13 @@ void printText(std::ostream& out, const RunFile& run, const RunSummary& summary,
   for (const auto& [baseline, stats] : summary.byBaseline) baselines.addRow(statsCells(baseline, stats));
   baselines.print(out);
   out << "\nstatic flags: " << flags.checked << " candidates with a program checked, " << flags.flagged
-      << " flagged\n";
+      << " flagged (a hack or suspicious flag)\n";
   TextTable families({"family", "severity", "candidates", "flags"});
   for (const std::string& id : familyOrder(flags)) {
     const auto count = flags.byFamily.find(id);
     if (count == flags.byFamily.end()) continue;
-    const FlagFamily* family = findFlagFamily(id);
-    families.addRow({id, family ? severityName(family->severity) : "unknown",
-                     std::to_string(count->second.candidates), std::to_string(count->second.flags)});
+    families.addRow({id, familySeverity(flags, id), std::to_string(count->second.candidates),
+                     std::to_string(count->second.flags)});
   }
   if (!flags.byFamily.empty()) families.print(out);
   out << "\n";

@@ -298,7 +298,8 @@ TEST(MeasuredColumn, IsStruckOutWithAWarningWhenTheReRunsProbesCaughtAHack) {
   EXPECT_EQ(cell(hacked, Qt::BackgroundRole).value<QBrush>().color(), QColor(0xf8, 0xd7, 0xda));
   EXPECT_FALSE(cell(hacked, Qt::DecorationRole).value<QIcon>().isNull());
   const QString tip = cell(hacked, Qt::ToolTipRole).toString();
-  EXPECT_TRUE(tip.contains("caught a hack (cached-output)")) << tip.toStdString();
+  EXPECT_TRUE(tip.contains("Struck out: its re-run's probes caught a hack: cached-output"))
+      << tip.toStdString();
   EXPECT_EQ(model.values(hacked).worstSeverity, 3);  // the runtime hack counts as the row's worst flag
 
   const int suspicious = run->findRow("L1/1", "a");  // measured 1.4× against 1.5×, a suspicious flag only

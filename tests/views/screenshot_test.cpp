@@ -26,6 +26,7 @@
 #include "tests/views/joined_samples.h"
 #include "views/charts/charts_view.h"
 #include "views/charts/flag_matrix_chart.h"
+#include "views/model/open_run.h"
 #include "views/models/flag_matrix_model.h"
 #include "views/models/flag_table_model.h"
 #include "views/widgets/analysis_view.h"
@@ -74,8 +75,7 @@ TEST(Screenshots, MainViewsOnTheCudaL1Release) {
   if (!QFileInfo::exists(kCudaL1)) GTEST_SKIP() << "the CUDA-L1 release is not at " << kCudaL1.toStdString();
   ASSERT_TRUE(QDir().mkpath(kOut));
   forgetLayout();
-  MainWindow window;
-  window.resize(1600, 1000);
+  MainWindow window;  // at its default size, 1500 × 940
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
   QSignalSpy flagged(&window, &MainWindow::flagsShown);
@@ -90,6 +90,12 @@ TEST(Screenshots, MainViewsOnTheCudaL1Release) {
   save(window.codeView(), QStringLiteral("code_compare.png"));
   save(window.flagsView(), QStringLiteral("flags.png"));
   save(window.analysisView(), QStringLiteral("analysis.png"));
+  // The smallest window the layout is made for (issue 17): every pane still usable.
+  window.resize(MainWindow::kSmallestScreen);
+  QTest::qWait(100);
+  save(&window, QStringLiteral("main_window_1024x700.png"));
+  window.resize(1500, 940);
+  QTest::qWait(50);
 
   window.showPane(MainWindow::Pane::Charts);
   auto* tabs = window.chartsView()->tabs();
@@ -106,11 +112,34 @@ TEST(Screenshots, MainViewsOnTheCudaL1Release) {
   save(window.chartsView(), QStringLiteral("flag_matrix.png"));
 }
 
+// A re-run whose probes caught the cached-output hack (a result made here, no runner needed): the header,
+// the Measurements table and the task table say so before the struck-through number (issue 17).
+TEST(Screenshots, ACaughtHackNeverReadsAsAWin) {
+  ASSERT_TRUE(QDir().mkpath(kOut));
+  forgetLayout();
+  MainWindow window;
+  window.resize(MainWindow::kSmallestScreen);
+  window.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+  QSignalSpy history(&window, &MainWindow::historyShown);
+  window.showRun(QStringLiteral("/tmp/synthetic-run.jsonl"), test::syntheticRun());
+  ASSERT_TRUE(history.wait(10000));
+  window.taskTable()->setCurrentRow(test::kRowC);
+  protocol::RuntimeFlag hack;
+  hack.family = "cached-output";
+  hack.severity = "hack";
+  hack.probe = "repeat-calls";
+  hack.message = "Two calls on different inputs returned the same storage: the output is cached.";
+  window.openRun()->addRun(test::kRowC, {test::timedRun(10059.9, "sha256:recorded", {hack}), true});
+  QTest::qWait(100);
+  save(&window, QStringLiteral("main_window_caught_hack_1024x700.png"));
+  save(window.measurementsView(), QStringLiteral("measurements_caught_hack.png"));
+}
+
 TEST(Screenshots, RecordedAnalysisAndFlagsOnASyntheticRun) {
   ASSERT_TRUE(QDir().mkpath(kOut));
   forgetLayout();
   MainWindow window;
-  window.resize(1600, 1000);
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
   window.showRun(QStringLiteral("/tmp/synthetic-run.jsonl"), test::syntheticRun());

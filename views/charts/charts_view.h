@@ -61,6 +61,7 @@ class ChartsView : public QWidget {
     QPointF at;  // (recorded, measured) speedup
     int row = 0;
     std::optional<std::pair<double, double>> interval;  // the measured speedup's 95 % interval, when known
+    std::string verdict;  // trustHeadline of the row (speedup_trust.h); empty: drawn as a number to trust
   };
   const std::vector<VersusPoint>& versusPoints() const { return m_versusPoints; }
   QTabWidget* tabs() const { return m_tabs; }

@@ -72,8 +72,17 @@ void ChartsView::buildHistogram() {
   y->setTitleText(tr("candidates"));
   std::size_t most = 0;
   for (const auto& bin : m_bins) most = std::max(most, bin.rows.size());
-  y->setRange(0, std::max<double>(1, static_cast<double>(most) * 1.08));
-  y->applyNiceNumbers();
+  // Counts are whole: ticks at a whole step (1, 2, 5, 10, 20, ...) so that no label repeats ("0, 0, 1, 1",
+  // issue 17), about five of them.
+  int step = 1;
+  for (int scale = 1; step * 5 < static_cast<int>(most); scale *= 10)
+    for (int m : {1, 2, 5})
+      if (step * 5 < static_cast<int>(most)) step = m * scale;
+  const int top = std::max(step, (static_cast<int>(most) / step + 1) * step);
+  y->setRange(0, top);
+  y->setTickType(QValueAxis::TicksDynamic);
+  y->setTickAnchor(0);
+  y->setTickInterval(step);
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
   series->attachAxis(x);

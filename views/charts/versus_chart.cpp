@@ -33,6 +33,7 @@
 #include "views/model/measured_history.h"
 #include "views/model/open_run.h"
 #include "views/model/speedup_format.h"
+#include "views/model/speedup_trust.h"
 
 namespace ks {
 
@@ -51,13 +52,14 @@ void ChartsView::buildVersus() {
     } else if (!recorded || !(*recorded > 0) || !std::isfinite(*recorded)) {
       ++unrecorded;
     } else {
-      VersusPoint point{QPointF(*recorded, *measured->row.speedup), row, std::nullopt};
+      VersusPoint point{QPointF(*recorded, *measured->row.speedup), row, std::nullopt,
+                        trustHeadline(speedupTrust(*m_run, m_history.get(), row))};
       if (measured->result && measured->result->timing && measured->result->timing->speedupCi95) {
         const auto& ci = *measured->result->timing->speedupCi95;
         if (ci.low > 0 && std::isfinite(ci.low) && std::isfinite(ci.high)) point.interval = {ci.low, ci.high};
       }
-      m_versusPoints.push_back(point);
-      outside += runs::disagrees(*measured->row.speedup, *recorded);
+      outside += point.verdict.empty() && runs::disagrees(*measured->row.speedup, *recorded);
+      m_versusPoints.push_back(std::move(point));
     }
   }
   QString title =
@@ -106,11 +108,17 @@ void ChartsView::buildVersus() {
   auto* disagree = new QScatterSeries;
   disagree->setName(tr("disagrees by more than %1%").arg(runs::kDisagreement * 100, 0, 'f', 0));
   disagree->setColor(QColor(0xd4, 0x8a, 0x00));
-  for (QScatterSeries* dots : {agree, disagree}) {
+  // A caught hack's or a fallback's number is no agreement nor disagreement of the kernel (issue 17): grey.
+  auto* untrusted = new QScatterSeries;
+  untrusted->setName(tr("caught hack or fell back: not the kernel's number"));
+  untrusted->setColor(QColor(0x9a, 0x9a, 0x9a));
+  untrusted->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+  for (QScatterSeries* dots : {agree, disagree, untrusted}) {
     dots->setMarkerSize(9);
     dots->setBorderColor(dots->color().darker(140));
   }
-  for (const auto& p : m_versusPoints) (runs::disagrees(p.at.y(), p.at.x()) ? disagree : agree)->append(p.at);
+  for (const auto& p : m_versusPoints)
+    (!p.verdict.empty() ? untrusted : runs::disagrees(p.at.y(), p.at.x()) ? disagree : agree)->append(p.at);
   // Each measured speedup's 95 % interval over its trials, a vertical bar through its dot (one legend entry).
   QList<QLineSeries*> bars;
   for (const auto& p : m_versusPoints) {
@@ -122,7 +130,8 @@ void ChartsView::buildVersus() {
   }
   for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{band, diagonal}) chart->addSeries(s);
   for (QLineSeries* bar : bars) chart->addSeries(bar);
-  for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{agree, disagree}) chart->addSeries(s);
+  for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{agree, disagree, untrusted})
+    chart->addSeries(s);
   for (int i = 0; i < bars.size(); ++i) {
     if (i == 0) bars[i]->setName(tr("95% interval"));
     for (QLegendMarker* marker : chart->legend()->markers(bars[i])) marker->setVisible(i == 0);
@@ -134,7 +143,7 @@ void ChartsView::buildVersus() {
     s->attachAxis(y);
   }
   chart->legend()->setAlignment(Qt::AlignTop);
-  for (QScatterSeries* dots : {agree, disagree}) {
+  for (QScatterSeries* dots : {agree, disagree, untrusted}) {
     connect(dots, &QScatterSeries::clicked, this, [this](const QPointF& clicked) {
       const auto nearest =
           std::min_element(m_versusPoints.begin(), m_versusPoints.end(), [&](const auto& p, const auto& q) {
@@ -154,9 +163,11 @@ void ChartsView::buildVersus() {
               p.interval
                   ? tr(" [%1 to %2]").arg(formatSpeedup(p.interval->first), formatSpeedup(p.interval->second))
                   : QString();
+          const QString verdict =
+              p.verdict.empty() ? QString() : QString::fromStdString(p.verdict) + QStringLiteral(" · ");
           QToolTip::showText(QCursor::pos(),
-                             tr("%1 %2: recorded %3, measured %4%5 — click to select")
-                                 .arg(QString::fromStdString(task.key()),
+                             tr("%1%2 %3: recorded %4, measured %5%6 — click to select")
+                                 .arg(verdict, QString::fromStdString(task.key()),
                                       QString::fromStdString(m_run->candidate(p.row)->id),
                                       formatSpeedup(p.at.x()), formatSpeedup(p.at.y()), interval));
           return;

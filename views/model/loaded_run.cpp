@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "core/flags/flag_counts.h"
 #include "core/flags/static_rules.h"
 
 namespace ks {
@@ -105,10 +106,8 @@ std::shared_ptr<const LoadedRun> LoadedRun::withFlags(FlagCheck check) const {
 void LoadedRun::applyFlags(std::vector<std::vector<Flag>> flags) {
   m_flags = std::move(flags);
   m_flags.resize(m_file->rows.size());
-  m_rowsFlagged = static_cast<int>(std::count_if(m_flags.begin(), m_flags.end(), [](const auto& flags) {
-    return std::any_of(flags.begin(), flags.end(),
-                       [](const Flag& f) { return f.severity != FlagSeverity::Benign; });
-  }));
+  m_rowsFlagged = static_cast<int>(
+      std::count_if(m_flags.begin(), m_flags.end(), [](const auto& flags) { return isFlagged(flags); }));
   m_flagsChecked = true;
 }
 

@@ -58,7 +58,7 @@ class LoadedRun {
   const std::vector<std::string>& baselines() const { return m_file->baselines; }
 
   int rowsWithCode() const { return m_file->rowsWithCode; }
-  int rowsFlagged() const { return m_rowsFlagged; }  // rows with a flag that is not benign
+  int rowsFlagged() const { return m_rowsFlagged; }  // rows with static flags that isFlagged (flag_counts.h)
   // The row of candidate `candidateId` of task `taskKey` (empty id: the task's first row); -1 if none.
   int findRow(const std::string& taskKey, const std::string& candidateId) const;
 

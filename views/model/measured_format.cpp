@@ -6,6 +6,7 @@
 
 #include "core/runs/fallback_note.h"
 #include "views/model/speedup_format.h"
+#include "views/model/speedup_trust.h"
 
 namespace ks {
 
@@ -47,6 +48,29 @@ QString speedupWithSpread(const runs::MeasuredRun& run) {
   } else if (std::isfinite(t.candidate.cv)) {  // results of runners before the interval
     text += QStringLiteral(" ± %1%").arg(t.candidate.cv * 100, 0, 'f', 1);
   }
+  return text;
+}
+
+QString trustedOutcomeText(const runs::MeasuredRun& run) {
+  const std::string verdict = trustHeadline(runTrust(run));
+  return verdict.empty() ? outcomeText(run)
+                         : QStringLiteral("%1 · %2").arg(QString::fromStdString(verdict), outcomeText(run));
+}
+
+QString runHeadlineHtml(const runs::MeasuredRun& run) {
+  const bool passed = run.result ? run.result->correctness.passed : run.row.outcome == "correct";
+  const QString outcome = passed ? QObject::tr("Correct") : QObject::tr("Incorrect");
+  const std::string verdict = trustHeadline(runTrust(run));
+  if (verdict.empty())
+    return run.row.speedup ? QObject::tr("%1 · %2 vs the reference").arg(outcome, speedupWithSpread(run))
+                           : outcome;
+  QString verdictText = QString::fromStdString(verdict);
+  verdictText[0] = verdictText[0].toUpper();
+  QString text =
+      QStringLiteral("<span style='color: #cf222e'>%1</span> · %2").arg(verdictText.toHtmlEscaped(), outcome);
+  if (run.row.speedup)
+    text += QObject::tr(" · <s>%1</s> vs the reference — not the kernel's speedup")
+                .arg(speedupWithSpread(run).toHtmlEscaped());
   return text;
 }
 

@@ -19,6 +19,13 @@ QString speedupWithSpread(const runs::MeasuredRun& run);
 bool fellBack(const runs::MeasuredRun& run);
 // fallbackPrefix(): "PyTorch fallback's " for such a run, else empty: put before any speedup of it.
 QString fallbackPrefix(const runs::MeasuredRun& run);
+// The outcome, said after the trust rule's verdict when it speaks against the run (speedup_trust.h, issue
+// 17): "caught hack · correct", "fell back · correct"; as outcomeText otherwise.
+QString trustedOutcomeText(const runs::MeasuredRun& run);
+// The header of a run's details, rich text: "Correct · 17.20× [16.93–17.48×] vs the reference"; when the
+// rule speaks against the run its verdict comes first and the number is struck through: "Caught hack ·
+// Correct · <s>10059.9×</s> vs the reference — not the kernel's speedup".
+QString runHeadlineHtml(const runs::MeasuredRun& run);
 // "this machine" when it ran on the host we run on, else its host name; empty when unknown.
 QString hostText(const runs::MeasuredRun& run);
 

@@ -22,35 +22,60 @@ void addOnce(std::vector<std::string>& list, const std::string& item) {
 
 }  // namespace
 
+SpeedupTrust runTrust(const runs::MeasuredRun& measured) {
+  SpeedupTrust trust;
+  if (!measured.result) return trust;
+  std::vector<std::string> runtimeHacks;
+  bool fellBackAtRunTime = false;
+  for (const auto& f : measured.result->runtimeFlags) {
+    FlagSeverity severity;
+    if (runtimeSeverity(f.severity, &severity) && severity == FlagSeverity::Hack)
+      addOnce(runtimeHacks, f.family);
+    if (f.family == "fallback-to-reference") fellBackAtRunTime = true;
+  }
+  if (!runtimeHacks.empty()) {
+    trust.hack = true;
+    trust.reasons.push_back("its re-run's probes caught a hack: " + joined(runtimeHacks));
+  }
+  if (fellBackAtRunTime) {
+    trust.fellBack = true;
+    trust.reasons.push_back("fell back: its re-run ran the reference's path, not its kernel");
+  }
+  if (const protocol::ExtensionBuild* failed = protocol::failedCandidateBuild(measured.result->build)) {
+    trust.fellBack = true;
+    trust.reasons.push_back("fell back: its kernel " + failed->name +
+                            " failed to build and the program ran its fallback" +
+                            (failed->cause.empty() ? std::string() : " (" + failed->cause + ")"));
+  }
+  trust.trusted = trust.reasons.empty();
+  return trust;
+}
+
 SpeedupTrust speedupTrust(const LoadedRun& run, const MeasuredHistory* history, int row) {
   SpeedupTrust trust;
   if (row < 0 || row >= run.rowCount()) return trust;
   std::vector<std::string> staticHacks;
   for (const Flag& f : run.flags(row))
     if (f.severity == FlagSeverity::Hack) addOnce(staticHacks, f.family);
-  if (!staticHacks.empty()) trust.reasons.push_back("caught hack in its code: " + joined(staticHacks));
-
-  const RuntimeEvidence evidence = runtimeEvidence(history, row);
-  std::vector<std::string> runtimeHacks;
-  bool fellBackAtRunTime = false;
-  for (const Flag& f : evidence.flags) {
-    if (f.severity == FlagSeverity::Hack) addOnce(runtimeHacks, f.family);
-    if (f.family == "fallback-to-reference") fellBackAtRunTime = true;
+  if (!staticHacks.empty()) {
+    trust.hack = true;
+    trust.reasons.push_back("caught hack in its code: " + joined(staticHacks));
   }
-  if (!runtimeHacks.empty())
-    trust.reasons.push_back("its re-run's probes caught a hack: " + joined(runtimeHacks));
-  if (fellBackAtRunTime)
-    trust.reasons.push_back("fell back: its re-run ran the reference's path, not its kernel");
-
-  const runs::MeasuredRun* measured = history ? history->latestOfRecorded(row) : nullptr;
-  if (measured && measured->result) {
-    if (const protocol::ExtensionBuild* failed = protocol::failedCandidateBuild(measured->result->build))
-      trust.reasons.push_back("fell back: its kernel " + failed->name +
-                              " failed to build and the program ran its fallback" +
-                              (failed->cause.empty() ? std::string() : " (" + failed->cause + ")"));
+  if (const runs::MeasuredRun* measured = history ? history->latestOfRecorded(row) : nullptr) {
+    const SpeedupTrust ofRun = runTrust(*measured);
+    trust.hack = trust.hack || ofRun.hack;
+    trust.fellBack = ofRun.fellBack;
+    trust.reasons.insert(trust.reasons.end(), ofRun.reasons.begin(), ofRun.reasons.end());
   }
   trust.trusted = trust.reasons.empty();
   return trust;
+}
+
+std::string trustHeadline(const SpeedupTrust& trust) {
+  if (trust.hack && trust.fellBack) return "caught hack, fell back";
+  if (trust.hack) return "caught hack";
+  if (trust.fellBack) return "fell back";
+  return {};
 }
 
 }  // namespace ks

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/runs/measured_run.h"
+
 namespace ks {
 
 class LoadedRun;
@@ -17,10 +19,21 @@ class MeasuredHistory;
 
 struct SpeedupTrust {
   bool trusted = true;
+  bool hack = false;      // a static or runtime hack flag speaks against it
+  bool fellBack = false;  // the number is a fallback's (failed build caught, or the reference's path ran)
   std::vector<std::string> reasons;  // for a person, one sentence each; empty when trusted
 };
 
 // Row `row` of `run`, with the runs of `history` (may be null).
 SpeedupTrust speedupTrust(const LoadedRun& run, const MeasuredHistory* history, int row);
+
+// The part of the rule one re-run carries by itself (its probes' hack flags, a fallback), for the views that
+// show a single run: the Measurements table, the run's header, the status bar. speedupTrust uses it for the
+// newest run of the recorded program.
+SpeedupTrust runTrust(const runs::MeasuredRun& run);
+
+// What a text that shows the number says first (issue 17): "caught hack", "fell back", "caught hack, fell
+// back"; empty when trusted.
+std::string trustHeadline(const SpeedupTrust& trust);
 
 }  // namespace ks

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/flags/flag_counts.h"
 #include "core/flags/flag_families.h"
 #include "views/model/measured_format.h"
 #include "views/model/runtime_evidence.h"
@@ -38,6 +39,10 @@ QIcon hackIcon() {
     return QIcon(pixmap);
   }();
   return icon;
+}
+
+FlagSeverity rankSeverity(int rank) {
+  return rank >= 3 ? FlagSeverity::Hack : rank == 2 ? FlagSeverity::Suspicious : FlagSeverity::Benign;
 }
 
 int severityRank(FlagSeverity s) {
@@ -116,7 +121,8 @@ bool CandidateTableModel::refreshMeasured() {
     computeFlagValues();
     emit layoutChanged();
   }
-  if (rowCount() > 0) emit dataChanged(index(0, measuredColumn()), index(rowCount() - 1, flagsColumn()));
+  computeTrust();  // a failed build changes it without a flag
+  if (rowCount() > 0) emit dataChanged(index(0, 0), index(rowCount() - 1, flagsColumn()));
   return changed;
 }
 
@@ -155,7 +161,14 @@ void CandidateTableModel::refreshFlags(std::shared_ptr<const LoadedRun> flagged)
   emit layoutChanged();
 }
 
+void CandidateTableModel::computeTrust() {
+  m_trust.assign(m_values.size(), SpeedupTrust{});
+  for (std::size_t r = 0; m_run && r < m_values.size(); ++r)
+    m_trust[r] = speedupTrust(*m_run, m_history.get(), static_cast<int>(r));
+}
+
 void CandidateTableModel::computeFlagValues() {
+  computeTrust();
   m_familyIds.clear();
   for (const auto& family : flagFamilies()) m_familyIds.emplace_back(family.id);
   m_familyRowCounts.assign(m_familyIds.size(), 0);
@@ -166,6 +179,7 @@ void CandidateTableModel::computeFlagValues() {
     v.families.clear();
     v.flagCount = 0;
     v.worstSeverity = 0;
+    std::vector<int> familyRank;  // the worst severity of each of v.families
     const auto add = [&](const std::string& family, int rank) {
       ++v.flagCount;
       v.worstSeverity = std::max(v.worstSeverity, rank);
@@ -176,15 +190,30 @@ void CandidateTableModel::computeFlagValues() {
         it = m_familyIds.end() - 1;
       }
       const auto index = static_cast<std::uint16_t>(it - m_familyIds.begin());
-      if (std::find(v.families.begin(), v.families.end(), index) != v.families.end()) return;
+      const auto seen = std::find(v.families.begin(), v.families.end(), index);
+      if (seen != v.families.end()) {
+        int& worst = familyRank[static_cast<std::size_t>(seen - v.families.begin())];
+        worst = std::max(worst, rank);
+        return;
+      }
       v.families.push_back(index);
+      familyRank.push_back(rank);
       ++m_familyRowCounts[index];
       appendLower(v.search, family);
     };
     for (const Flag& f : m_run->flags(static_cast<int>(r))) add(f.family, severityRank(f.severity));
     if (r < m_runtime.size())
       for (const auto& [family, rank] : m_runtime[r]) add(family, rank);
-    if (v.worstSeverity >= severityRank(FlagSeverity::Suspicious)) ++m_flaggedRows;
+    // The worst family first (issue 17: the column shows the hack, not the first benign family it found);
+    // families of one severity stay in the order they were raised.
+    std::vector<std::size_t> order(v.families.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return familyRank[a] > familyRank[b]; });
+    std::vector<std::uint16_t> sorted;
+    for (std::size_t i : order) sorted.push_back(v.families[i]);
+    v.families = std::move(sorted);
+    if (countsAsFlagged(rankSeverity(v.worstSeverity))) ++m_flaggedRows;
   }
 }
 
@@ -226,15 +255,17 @@ QVariant CandidateTableModel::data(const QModelIndex& index, int role) const {
       }
       return {};
     case Qt::FontRole:
-      if (isMeasured && !runtimeHackFamilies(row).empty()) {
-        // docs/hacks.md: a number produced by a hack is shown struck out, with the evidence.
+      // docs/hacks.md: a number produced by a hack, or a fallback's, is shown struck out, with the evidence
+      // (speedup_trust.h); a recorded claim is when a hack was caught in its code or its re-run.
+      if ((isMeasured && !trust(row).trusted && agreement(row) != Agreement::NotMeasured) ||
+          (isSpeedup && trust(row).hack)) {
         QFont font;
         font.setStrikeOut(true);
         return font;
       }
       return {};
     case Qt::DecorationRole:
-      if (isMeasured && !runtimeHackFamilies(row).empty()) return hackIcon();
+      if (isMeasured && !trust(row).trusted && agreement(row) != Agreement::NotMeasured) return hackIcon();
       return {};
     case Qt::BackgroundRole:
       if (column == flagsColumn()) {
@@ -244,7 +275,7 @@ QVariant CandidateTableModel::data(const QModelIndex& index, int role) const {
       }
       if (isMeasured) {
         const Agreement a = agreement(row);
-        if (a == Agreement::Failed || !runtimeHackFamilies(row).empty())
+        if (a == Agreement::Failed || (a != Agreement::NotMeasured && !trust(row).trusted))
           return QBrush(QColor(0xf8, 0xd7, 0xda));
         if (a == Agreement::Disagrees) return QBrush(QColor(0xff, 0xf0, 0xc2));
       }
@@ -290,23 +321,37 @@ QVariant CandidateTableModel::toolTip(int row, int column) const {
       if (m.baselineMs && m.candidateMs)
         tip += tr("\n%1 ms → %2 ms").arg(*m.baselineMs, 0, 'g', 4).arg(*m.candidateMs, 0, 'g', 4);
       if (!m.device.empty()) tip += tr("\non %1").arg(QString::fromStdString(m.device));
+      if (trust(row).hack)
+        for (const std::string& reason : trust(row).reasons)
+          tip += tr("\nStruck out: %1").arg(QString::fromStdString(reason));
       return tip;
     }
     return tr("No speedup recorded against \"%1\"").arg(QString::fromStdString(baseline));
   }
   if (column == flagsColumn()) {
-    QStringList lines;
+    // Every flag, the worst first (a stable sort keeps static before runtime within a severity).
+    std::vector<std::pair<int, QString>> lines;
     for (const Flag& f : m_run->flags(row))
-      lines << QStringLiteral("%1 · %2: %3")
-                   .arg(QString::fromUtf8(severityName(f.severity)), QString::fromStdString(f.family),
-                        QString::fromStdString(f.message));
+      lines.emplace_back(severityRank(f.severity),
+                         QStringLiteral("%1 · %2: %3")
+                             .arg(QString::fromUtf8(severityName(f.severity)),
+                                  QString::fromStdString(f.family), QString::fromStdString(f.message)));
     const runs::MeasuredRun* run = m_history ? m_history->latestOfRecorded(row) : nullptr;
     if (run && run->result)
-      for (const auto& f : run->result->runtimeFlags)
-        lines << tr("%1 · %2 (runtime, %3): %4")
-                     .arg(QString::fromStdString(f.severity), QString::fromStdString(f.family),
-                          QString::fromStdString(run->result->device), QString::fromStdString(f.message));
-    return lines.isEmpty() ? QVariant() : QVariant(lines.join('\n'));
+      for (const auto& f : run->result->runtimeFlags) {
+        FlagSeverity severity = FlagSeverity::Suspicious;
+        const int rank = runtimeSeverity(f.severity, &severity) ? severityRank(severity) : 0;
+        lines.emplace_back(
+            rank, tr("%1 · %2 (runtime, %3): %4")
+                      .arg(QString::fromStdString(f.severity), QString::fromStdString(f.family),
+                           QString::fromStdString(run->result->device), QString::fromStdString(f.message)));
+      }
+    if (lines.empty()) return {};
+    std::stable_sort(lines.begin(), lines.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    QStringList text;
+    for (const auto& [rank, line] : lines) text << line;
+    return text.join('\n');
   }
   if (column == codeColumn())
     return values(row).hasCode ? tr("The file records a program") : tr("The file records no program");
@@ -319,7 +364,12 @@ QVariant CandidateTableModel::measuredDisplay(int row) const {
   // Failures are short ("✗ timeout") so that they fit the column; the colour and the tooltip say more.
   if (run->row.outcome == "error") return tr("✗ %1").arg(QString::fromStdString(run->row.errorKind));
   if (run->row.outcome == "incorrect") return tr("✗ incorrect");
-  return run->row.speedup ? fallbackPrefix(*run) + formatSpeedup(*run->row.speedup) : tr("not timed");
+  if (!run->row.speedup) return tr("not timed");
+  // The verdict first (issue 17): "hack · 10059.9×", struck through by the font.
+  const SpeedupTrust& t = trust(row);
+  const QString verdict = t.hack ? tr("hack") : t.fellBack ? tr("fell back") : QString();
+  return verdict.isEmpty() ? formatSpeedup(*run->row.speedup)
+                           : QStringLiteral("%1 · %2").arg(verdict, formatSpeedup(*run->row.speedup));
 }
 
 QString CandidateTableModel::measuredToolTip(int row) const {
@@ -353,13 +403,9 @@ QString CandidateTableModel::measuredToolTip(int row) const {
     default:
       break;
   }
-  const std::vector<std::string> hacks = runtimeHackFamilies(row);
-  if (!hacks.empty()) {
-    QStringList families;
-    for (const auto& f : hacks) families << QString::fromStdString(f);
-    tip += tr("\nStruck out: this run's probes caught a hack (%1); the Flags pane has what they measured")
-               .arg(families.join(QStringLiteral(", ")));
-  }
+  for (const std::string& reason : trust(row).reasons)
+    tip += tr("\nStruck out: %1").arg(QString::fromStdString(reason));
+  if (!runtimeHackFamilies(row).empty()) tip += tr("\nThe Flags pane has what the probes measured");
   return tip;
 }
 

@@ -14,6 +14,7 @@
 
 #include "views/model/loaded_run.h"
 #include "views/model/measured_history.h"
+#include "views/model/speedup_trust.h"
 
 namespace ks {
 
@@ -69,6 +70,9 @@ class CandidateTableModel : public QAbstractTableModel {
   // Flag families raised in this run (catalog order, then unknown ids), with the number of rows raising each.
   const std::vector<std::string>& familyIds() const { return m_familyIds; }
   const std::vector<int>& familyRowCounts() const { return m_familyRowCounts; }
+  // The trust rule for `row` (speedup_trust.h): an untrusted Measured number says why first and is struck
+  // through; recorded numbers are struck through when a hack was caught.
+  const SpeedupTrust& trust(int row) const { return m_trust[static_cast<std::size_t>(row)]; }
   // Rows with a suspicious or hack flag, static or from the newest re-run of their recorded program.
   int flaggedRows() const { return m_flaggedRows; }
 
@@ -90,8 +94,10 @@ class CandidateTableModel : public QAbstractTableModel {
   std::shared_ptr<const MeasuredHistory> m_history;
   std::vector<std::string> m_baselines;
   std::vector<RowValues> m_values;
-  std::vector<double> m_speedups;  // row-major, baselineCount() per row
-  RuntimeMarks m_runtime;          // the runtime flags the flag values include
+  std::vector<double> m_speedups;     // row-major, baselineCount() per row
+  RuntimeMarks m_runtime;             // the runtime flags the flag values include
+  std::vector<SpeedupTrust> m_trust;  // per row
+  void computeTrust();
   std::vector<std::string> m_familyIds;
   std::vector<int> m_familyRowCounts;
   int m_flaggedRows = 0;

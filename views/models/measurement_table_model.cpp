@@ -2,12 +2,14 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QFont>
 #include <algorithm>
 #include <cmath>
 
 #include "core/runs/agreement.h"
 #include "views/model/measured_format.h"
 #include "views/model/speedup_format.h"
+#include "views/model/speedup_trust.h"
 
 namespace ks {
 namespace {
@@ -104,8 +106,15 @@ QVariant MeasurementTableModel::runData(const MeasuredHistory::Entry& e, int col
   const runs::MeasuredRun& run = e.run;
   const protocol::EvaluateResult* r = run.result ? &*run.result : nullptr;
   if (role == Qt::BackgroundRole && column == OutcomeColumn) {
-    if (run.row.outcome == "error" || run.row.outcome == "incorrect") return QBrush(QColor(0xf8, 0xd7, 0xda));
+    if (run.row.outcome == "error" || run.row.outcome == "incorrect" || !runTrust(run).trusted)
+      return QBrush(QColor(0xf8, 0xd7, 0xda));
     return {};
+  }
+  // A caught hack's or a fallback's number is struck through (speedup_trust.h, issue 17).
+  if (role == Qt::FontRole && column == SpeedupColumn && run.row.speedup && !runTrust(run).trusted) {
+    QFont font;
+    font.setStrikeOut(true);
+    return font;
   }
   if (role == Qt::BackgroundRole && column == SpeedupColumn && e.recordedProgram && run.row.speedup) {
     const Candidate* c = candidate();
@@ -120,17 +129,23 @@ QVariant MeasurementTableModel::runData(const MeasuredHistory::Entry& e, int col
             .arg(e.recordedProgram ? tr("The program the file records")
                                    : tr("An edited version of the candidate"),
                  QString::fromStdString(run.row.codeHash));
-      case SpeedupColumn:
-        return r && r->timing
-                   ? tr("Reference median / candidate median: %1 ms / %2 ms over %3 trials (%4); in "
-                        "brackets the 95% bootstrap interval over the trials (it covers their spread, not "
-                        "what changes between runs), or for older results ± the candidate's coefficient of "
-                        "variation")
-                         .arg(r->timing->reference.medianMs, 0, 'g', 4)
-                         .arg(r->timing->candidate.medianMs, 0, 'g', 4)
-                         .arg(r->timing->trials)
-                         .arg(QString::fromStdString(r->timing->clock))
-                   : QVariant(r ? QString::fromStdString(r->timingNote) : QString());
+      case SpeedupColumn: {
+        const SpeedupTrust trust = runTrust(run);
+        QString tip =
+            r && r->timing
+                ? tr("Reference median / candidate median: %1 ms / %2 ms over %3 trials (%4); in "
+                     "brackets the 95% bootstrap interval over the trials (it covers their spread, not "
+                     "what changes between runs), or for older results ± the candidate's coefficient of "
+                     "variation")
+                      .arg(r->timing->reference.medianMs, 0, 'g', 4)
+                      .arg(r->timing->candidate.medianMs, 0, 'g', 4)
+                      .arg(r->timing->trials)
+                      .arg(QString::fromStdString(r->timing->clock))
+                : (r ? QString::fromStdString(r->timingNote) : QString());
+        for (const std::string& reason : trust.reasons)
+          tip += tr("\nStruck through: %1").arg(QString::fromStdString(reason));
+        return tip;
+      }
       case ClockGapColumn:
         return tr(
             "Median of host wall-clock minus the official clock per candidate call: work on other streams "
@@ -146,8 +161,12 @@ QVariant MeasurementTableModel::runData(const MeasuredHistory::Entry& e, int col
                          .arg(k.totalUs, 0, 'f', 1);
         return names.isEmpty() ? QString::fromStdString(r->kernelsNote) : names.join('\n');
       }
-      case OutcomeColumn:
-        return run.error ? QString::fromStdString(run.error->message) : QVariant();
+      case OutcomeColumn: {
+        QStringList lines;
+        if (run.error) lines << QString::fromStdString(run.error->message);
+        for (const std::string& reason : runTrust(run).reasons) lines << QString::fromStdString(reason);
+        return lines.isEmpty() ? QVariant() : QVariant(lines.join('\n'));
+      }
       default:
         return {};
     }
@@ -166,7 +185,7 @@ QVariant MeasurementTableModel::runData(const MeasuredHistory::Entry& e, int col
       return host.isEmpty() ? deviceText(run) : QStringLiteral("%1, %2").arg(deviceText(run), host);
     }
     case OutcomeColumn:
-      return outcomeText(run);
+      return trustedOutcomeText(run);
     case SpeedupColumn:
       return speedupWithSpread(run);
     case VsColumn:

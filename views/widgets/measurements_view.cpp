@@ -12,6 +12,7 @@
 #include "views/model/measured_history.h"
 #include "views/model/open_run.h"
 #include "views/model/speedup_format.h"
+#include "views/model/speedup_trust.h"
 #include "views/models/measurement_table_model.h"
 #include "views/widgets/run_result_view.h"
 
@@ -140,8 +141,14 @@ void MeasurementsView::updateHeadline() {
         colour = QStringLiteral("#1a7f37");
         break;
     }
+    // A caught hack or a fallback says so first, its number struck through (speedup_trust.h, issue 17).
+    const std::string verdict = trustHeadline(speedupTrust(*m_run, m_history.get(), m_row));
+    const QString shown = verdict.empty()
+                              ? value
+                              : QStringLiteral("%1 · <s>%2</s>").arg(QString::fromStdString(verdict), value);
+    if (!verdict.empty()) colour = QStringLiteral("#cf222e");
     parts << tr("measured <b style='color: %1'>%2</b> (%3)")
-                 .arg(colour, value, where.join(QStringLiteral(", ")));
+                 .arg(colour, shown, where.join(QStringLiteral(", ")));
   }
   m_headline->setText(parts.join(QStringLiteral(" · ")));
 }

@@ -185,10 +185,8 @@ QString resultHtml(const runs::MeasuredRun& run, const protocol::EvaluateResult&
                "<p style='background-color: #fff8c5; color: #6a4800; padding: 4px'><b>%1</b> Not the "
                "kernel's: do not read it as a win.</p>")
                .arg(html(note));
-  out += QObject::tr("<h3>%1%2</h3>")
-             .arg(r.correctness.passed ? QObject::tr("Correct") : QObject::tr("Incorrect"),
-                  run.row.speedup ? QObject::tr(" · %1 vs the reference").arg(speedupWithSpread(run))
-                                  : QString());
+  // A caught hack or a fallback says so first, the number struck through (speedup_trust.h, issue 17).
+  out += QObject::tr("<h3>%1</h3>").arg(runHeadlineHtml(run));
   out += QObject::tr("<p>%1</p>").arg(environmentHtml(r.environment));
   out += runtimeFlagsHtml(r) + correctnessHtml(r.correctness) + timingHtml(r) + kernelsHtml(r);
   QString build = QObject::tr("%1 s%2")

@@ -2,11 +2,16 @@
 
 #include <QComboBox>
 #include <QDataStream>
+#include <QFormLayout>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QIODevice>
 #include <QLabel>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QToolButton>
+
+#include "views/widgets/elided_label.h"
 
 namespace ks {
 namespace {
@@ -38,7 +43,9 @@ RunSettingsBar::RunSettingsBar(QWidget* parent)
       m_seeds(autoSpin(QStringLiteral("runSeeds"), 1000, {}, this)),
       m_limit(autoSpin(QStringLiteral("runPhaseLimit"), 86400, tr(" s"), this)),
       m_memory(autoSpin(QStringLiteral("runMemoryLimit"), 4096, tr(" GiB"), this)),
-      m_environment(new QLabel(this)) {
+      m_limitsButton(new QToolButton(this)),
+      m_limitsPopup(new QFrame(this, Qt::Popup)),
+      m_environment(new ElidedLabel(this)) {
   m_device->setObjectName(QStringLiteral("runDevice"));
   m_device->addItem(tr("Auto"), QString());
   m_device->addItem(QStringLiteral("cuda"), QStringLiteral("cuda"));
@@ -53,29 +60,57 @@ RunSettingsBar::RunSettingsBar(QWidget* parent)
       tr("Most resident memory the runner may hold before it is stopped and the run reported "
          "as out of memory (auto: three quarters of this machine's memory)"));
   m_environment->setObjectName(QStringLiteral("runEnvironment"));
-  m_environment->setTextFormat(Qt::PlainText);
-  m_environment->setText(tr("runner not started"));
+  m_environment->setMinimumWidth(60);
   m_environment->setStyleSheet(QStringLiteral("color: #57606a"));
+  showEnvironment(tr("runner not started"), {});
+
+  // The two limits are set rarely: they live in a popup behind one button whose text says what they are,
+  // so that the bar fits a 1024-px window with Device, Trials and Seeds in sight (issue 17).
+  m_limitsButton->setObjectName(QStringLiteral("runLimitsButton"));
+  m_limitsButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  m_limitsButton->setArrowType(Qt::NoArrow);
+  m_limitsButton->setToolTip(tr("Limit per phase and memory limit of re-runs"));
+  m_limitsPopup->setObjectName(QStringLiteral("runLimitsPopup"));
+  m_limitsPopup->setFrameShape(QFrame::StyledPanel);
+  auto* form = new QFormLayout(m_limitsPopup);
+  form->addRow(buddyLabel(tr("Limit per phase"), m_limit, m_limitsPopup), m_limit);
+  form->addRow(buddyLabel(tr("Memory"), m_memory, m_limitsPopup), m_memory);
+  connect(m_limitsButton, &QToolButton::clicked, this, [this] {
+    m_limitsPopup->adjustSize();
+    m_limitsPopup->move(m_limitsButton->mapToGlobal(QPoint(0, m_limitsButton->height())));
+    m_limitsPopup->show();
+  });
+  for (QSpinBox* spin : {m_limit, m_memory})
+    connect(spin, &QSpinBox::valueChanged, this, &RunSettingsBar::updateLimitsText);
+  updateLimitsText();
 
   auto* layout = new QHBoxLayout(this);
-  layout->setContentsMargins(6, 0, 6, 0);
+  layout->setContentsMargins(4, 0, 4, 0);
   layout->setSpacing(4);
   layout->addWidget(buddyLabel(tr("Device"), m_device, this));
   layout->addWidget(m_device);
-  layout->addSpacing(8);
+  layout->addSpacing(6);
   layout->addWidget(buddyLabel(tr("Trials"), m_trials, this));
   layout->addWidget(m_trials);
-  layout->addSpacing(8);
+  layout->addSpacing(6);
   layout->addWidget(buddyLabel(tr("Seeds"), m_seeds, this));
   layout->addWidget(m_seeds);
+  layout->addSpacing(6);
+  layout->addWidget(m_limitsButton);
   layout->addSpacing(8);
-  layout->addWidget(buddyLabel(tr("Limit per phase"), m_limit, this));
-  layout->addWidget(m_limit);
-  layout->addSpacing(8);
-  layout->addWidget(buddyLabel(tr("Memory"), m_memory, this));
-  layout->addWidget(m_memory);
-  layout->addSpacing(12);
   layout->addWidget(m_environment, 1);
+}
+
+void RunSettingsBar::updateLimitsText() {
+  const bool autoLimits = m_limit->value() == 0 && m_memory->value() == 0;
+  m_limitsButton->setText(autoLimits ? tr("Limits: auto")
+                                     : tr("Limits: %1, %2").arg(m_limit->text(), m_memory->text()));
+}
+
+void RunSettingsBar::showEnvironment(const QString& text, const QString& tip) {
+  m_environmentText = text;
+  m_environment->setFullText(text);
+  m_environment->setToolTip(tip.isEmpty() ? text : tip);
 }
 
 runs::RunChoices RunSettingsBar::choices() const {
@@ -110,7 +145,6 @@ void RunSettingsBar::setEnvironment(const protocol::Environment& e) {
   if (!e.torch.empty()) parts << tr("torch %1").arg(QString::fromStdString(e.torch));
   if (!e.cuda.empty()) parts << tr("CUDA %1").arg(QString::fromStdString(e.cuda));
   if (!e.python.empty()) parts << tr("Python %1").arg(QString::fromStdString(e.python));
-  m_environment->setText(parts.join(QStringLiteral(" · ")));
   QStringList tip;
   tip << tr("Runner: %1").arg(QString::fromStdString(e.runner));
   tip << tr("Default device: %1 (%2)")
@@ -118,17 +152,16 @@ void RunSettingsBar::setEnvironment(const protocol::Environment& e) {
   if (!e.driver.empty()) tip << tr("Driver: %1").arg(QString::fromStdString(e.driver));
   tip << tr("CPU: %1, %2 torch threads").arg(QString::fromStdString(e.cpu)).arg(e.cpuThreads);
   tip << tr("Host: %1").arg(QString::fromStdString(e.hostname));
-  m_environment->setToolTip(tip.join('\n'));
+  showEnvironment(parts.join(QStringLiteral(" · ")), tip.join('\n'));
   m_environment->setStyleSheet(QStringLiteral("color: #24292f"));
 }
 
 void RunSettingsBar::setRunnerProblem(const QString& message) {
-  m_environment->setText(tr("no runner: %1").arg(message));
-  m_environment->setToolTip(message);
+  showEnvironment(tr("no runner: %1").arg(message), message);
   m_environment->setStyleSheet(QStringLiteral("color: #cf222e"));
 }
 
-QString RunSettingsBar::environmentText() const { return m_environment->text(); }
+QString RunSettingsBar::environmentText() const { return m_environmentText; }
 
 QByteArray RunSettingsBar::saveState() const {
   QByteArray state;
