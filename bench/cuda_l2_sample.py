@@ -174,7 +174,7 @@ def cmd_report(a):
             ratios.append(abs(r))
             within += abs(measured / recorded - 1) <= 0.10
         correct = {"correct": "yes", "incorrect": "NO"}.get(e.get("outcome"), "error: " + str(
-            (event.get("error") or {}).get("message", "?"))[:60].replace("|", "/"))
+            (event.get("error") or {}).get("message", "?")).split("\n")[0][:60].replace("|", "/"))
         padded = "yes" if (result.get("gemm") or {}).get("padded") else "no"
         print(f"| {e['task']} | {correct} | {padded} | {fmt(measured)} | {fmt(recorded)} | "
               f"{fmt(srv.get('torch.matmul'))} | {fmt(off.get('cuBLAS-max'))} | {cold.get(e['task'], '—')} | "
