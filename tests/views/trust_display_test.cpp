@@ -67,7 +67,9 @@ TEST(TrustDisplay, TheHeaderOfACaughtHackSaysSoFirstAndStrikesTheNumber) {
 
   const runs::MeasuredRun fallback = fellBack();
   view.showRun(&fallback, true);
-  EXPECT_TRUE(view.plainText().startsWith("Fell back · Correct · ")) << view.plainText().toStdString();
+  // The fallback note (core/runs/fallback_note.h) comes first, then the headline with its verdict first.
+  EXPECT_TRUE(view.plainText().startsWith("this number is the PyTorch fallback's")) << view.plainText().toStdString();
+  EXPECT_TRUE(view.plainText().contains("\nFell back · Correct · ")) << view.plainText().toStdString();
 
   // An honest run reads as before.
   const runs::MeasuredRun honest = test::timedRun(2.0);
