@@ -3,9 +3,7 @@
 #include <set>
 
 namespace ks {
-namespace {
-
-int rank(FlagSeverity s) {
+int severityRank(FlagSeverity s) {
   switch (s) {
     case FlagSeverity::Hack:
       return 3;
@@ -17,8 +15,6 @@ int rank(FlagSeverity s) {
   return 0;
 }
 
-}  // namespace
-
 bool countsAsFlagged(FlagSeverity severity) { return severity != FlagSeverity::Benign; }
 
 bool isFlagged(const std::vector<Flag>& flags) {
@@ -27,7 +23,9 @@ bool isFlagged(const std::vector<Flag>& flags) {
   return false;
 }
 
-FlagSeverity worseSeverity(FlagSeverity a, FlagSeverity b) { return rank(a) >= rank(b) ? a : b; }
+FlagSeverity worseSeverity(FlagSeverity a, FlagSeverity b) {
+  return severityRank(a) >= severityRank(b) ? a : b;
+}
 
 void FlagCounts::addCandidate(const std::vector<Flag>& flags) {
   ++checked;

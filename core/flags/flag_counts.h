@@ -17,6 +17,8 @@ bool countsAsFlagged(FlagSeverity severity);  // hack or suspicious
 bool isFlagged(const std::vector<Flag>& flags);
 // The worse of two severities (hack > suspicious > benign).
 FlagSeverity worseSeverity(FlagSeverity a, FlagSeverity b);
+// That order as a number: hack 3, suspicious 2, benign 1 (for sorting and "worst of" folds).
+int severityRank(FlagSeverity severity);
 
 struct FamilyCount {
   std::size_t candidates = 0;  // candidates with at least one flag of the family

@@ -45,18 +45,6 @@ FlagSeverity rankSeverity(int rank) {
   return rank >= 3 ? FlagSeverity::Hack : rank == 2 ? FlagSeverity::Suspicious : FlagSeverity::Benign;
 }
 
-int severityRank(FlagSeverity s) {
-  switch (s) {
-    case FlagSeverity::Hack:
-      return 3;
-    case FlagSeverity::Suspicious:
-      return 2;
-    case FlagSeverity::Benign:
-      return 1;
-  }
-  return 0;
-}
-
 void appendLower(std::string& out, const std::string& s) {
   if (!out.empty()) out += ' ';
   for (char ch : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
