@@ -189,13 +189,62 @@ void setCause(protocol::ExtensionBuild& build, const std::string& output, const 
   build.causeEvidence = f.evidence;
 }
 
-// Everything the library in a build directory depends on: the call's arguments, torch and CUDA versions,
-// the CUDA toolkit, the GPU architecture(s) it is compiled for, the host compiler.
-std::string buildKey(const py::args& args, const py::kwargs& kwargs) {
+// The files of load(sources=...): str or os.PathLike, alone or in a list/tuple.
+std::vector<fs::path> sourceFiles(const py::object& value) {
+  std::vector<fs::path> out;
+  py::object fspath = py::module_::import("os").attr("fspath");
+  auto add = [&](py::handle item) {
+    try {
+      out.emplace_back(fspath(item).cast<std::string>());
+    } catch (py::error_already_set&) {  // not a path: torch will say so
+    } catch (py::cast_error&) {
+    }
+  };
+  if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+    for (py::handle item : value) add(item);
+  } else if (!value.is_none()) {
+    add(value);
+  }
+  return out;
+}
+
+// What load() compiles but its arguments only name: the content of each source file and of the headers
+// beside it (.h/.cuh/.hpp/.hxx/.inl). Without it a cache entry is keyed by file names alone, and a program
+// that writes different code to the same path (an edit, or its --repair: CUDA-L1 L3/28 on the H100 got the
+// unrepaired build's failure back from the cache) would import, or fail with, the old code.
+std::string sourceFilesKey(const std::vector<fs::path>& files) {
+  std::string key;
+  std::vector<fs::path> seen;
+  auto addFile = [&](const fs::path& file) {
+    if (std::find(seen.begin(), seen.end(), file) != seen.end()) return;
+    seen.push_back(file);
+    key += "|file " + file.string() + " " + hash::sha256Hex(readFile(file));
+  };
+  for (const fs::path& file : files) {
+    addFile(file);
+    std::error_code ec;
+    std::vector<fs::path> headers;
+    for (fs::directory_iterator it(file.parent_path().empty() ? "." : file.parent_path(), ec), end;
+         !ec && it != end; it.increment(ec)) {
+      const std::string ext = it->path().extension().string();
+      if (ext == ".h" || ext == ".cuh" || ext == ".hpp" || ext == ".hxx" || ext == ".inl")
+        headers.push_back(it->path());
+    }
+    std::sort(headers.begin(), headers.end());
+    for (const fs::path& h : headers) addFile(h);
+  }
+  return key;
+}
+
+// Everything the library in a build directory depends on: the call's arguments (for load(), the content of
+// the files they name), torch and CUDA versions, the CUDA toolkit, the GPU architecture(s) it is compiled
+// for, the host compiler.
+std::string buildKey(const py::args& args, const py::kwargs& kwargs, bool inlineSources) {
   py::module_ torch = py::module_::import("torch");
   py::module_ ext = py::module_::import("torch.utils.cpp_extension");
   py::object environ = py::module_::import("os").attr("environ");
   std::string key = py::repr(args).cast<std::string>() + py::repr(kwargs).cast<std::string>();
+  if (!inlineSources) key += sourceFilesKey(sourceFiles(argument(args, kwargs, 1, "sources")));
   key += "|torch " + py::str(torch.attr("__version__")).cast<std::string>();
   key += "|cuda " + py::str(torch.attr("version").attr("cuda")).cast<std::string>();
   key += "|CUDA_HOME " + py::str(py::getattr(ext, "CUDA_HOME", py::none())).cast<std::string>();
@@ -277,7 +326,7 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     args = withArgument(args, kwargs, sig.verbose, "verbose", py::bool_(false));
   {
     const fs::path dir =
-        r.cacheRoot / (sanitize(build.name) + "-" + hash::sha256Hex(buildKey(args, kwargs)).substr(0, 16));
+        r.cacheRoot / (sanitize(build.name) + "-" + hash::sha256Hex(buildKey(args, kwargs, sig.inlineSources)).substr(0, 16));
     std::error_code ec;
     fs::create_directories(dir, ec);
     args = withArgument(args, kwargs, sig.buildDirectory, "build_directory", py::str(dir.string()));

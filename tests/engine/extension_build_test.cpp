@@ -164,6 +164,42 @@ TEST(ExtensionBuild, PerProcessNamesAndOwnBuildFoldersStillHitTheCache) {
   EXPECT_LT(builds[1].seconds, 1.0);
 }
 
+// load() names files, not code: CUDA-L1 L3/28 writes its sources to build_dir/fused_kernels.cu and loads
+// that path. Its --repair run on the H100 got the unrepaired build's failure back from the cache, keyed by
+// the path alone. The key holds the files' content: other code at the same path builds anew, and the same
+// code again comes from the cache.
+TEST(ExtensionBuild, LoadOfFilesIsCachedByTheirContentNotTheirPath) {
+  auto program = [](const std::string& body) {
+    return "import os, pathlib, torch\nimport torch.nn as nn\nfrom torch.utils.cpp_extension import load\n"
+           "d = pathlib.Path('own_files'); d.mkdir(exist_ok=True)\n"
+           "(d / 'ext.cpp').write_text('''#include <torch/extension.h>\n" +
+           body +
+           "\nPYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def(\"twice\", &twice); }\n''')\n"
+           "try:\n    ext = load(name='kscope_test_files', sources=[str(d / 'ext.cpp')])\n"
+           "except Exception:\n    ext = None\n\n" +
+           candidateWith("return torch.relu(self.linear(x))");
+  };
+  const std::string broken = "torch::Tensor twice(torch::Tensor x) { return x * 2 }";
+  const std::string good = "torch::Tensor twice(torch::Tensor x) { return x * 2; }";
+  RecordingSink sink;
+  std::vector<protocol::ExtensionBuild> builds;
+  for (const auto& [id, body] : {std::pair{"files-broken", broken}, std::pair{"files-fixed", good},
+                                 std::pair{"files-fixed-again", good}}) {
+    const auto o = testEngine().evaluate(evaluateRequest(id, program(body)), sink);
+    ASSERT_FALSE(failed(o)) << failed(o)->message;
+    const auto& r = std::get<protocol::EvaluateResult>(o);
+    ASSERT_EQ(r.build.extensions.size(), 1u) << id;
+    builds.push_back(r.build.extensions[0]);
+  }
+  EXPECT_FALSE(builds[0].ok);
+  EXPECT_TRUE(builds[1].ok) << "the fixed file got the broken one's cached failure: " << builds[1].error;
+  EXPECT_FALSE(builds[1].cacheHit);
+  EXPECT_NE(builds[1].directory, builds[0].directory);
+  EXPECT_TRUE(builds[2].ok);
+  EXPECT_TRUE(builds[2].cacheHit) << "the same file content compiled again";
+  EXPECT_EQ(builds[2].directory, builds[1].directory);
+}
+
 // CUDA-L1 L3/45 builds the same broken sources, verbose=True, once per module instance (18 of them). With
 // verbose, torch prints the compiler's output instead of raising it, so nothing told the runner the compiler
 // had rejected the sources and each instance compiled again (18 x 15 s on the H100 machine). The runner turns
