@@ -142,7 +142,7 @@ def fmt(x, digits=2):
 
 # Causes (core/repair/build_cause.h) with which the extension could not have built with any torch or CUDA:
 # the number recorded for such a program was its PyTorch fallback's wherever it was timed.
-NEVER_BUILDS = {"bound-kernel", "undeclared-bound-function", "duplicate-module"}
+NEVER_BUILDS = {"bound-kernel", "undeclared-bound-function", "duplicate-module", "cuda-in-cpp-sources"}
 
 
 def build_state(row):

@@ -27,6 +27,8 @@ constexpr std::array kCauses{
               "functions= names a function that cpp_sources never declares", true},
     CauseInfo{BuildCause::DuplicateModule, "duplicate-module",
               "the sources define PYBIND11_MODULE and functions= makes torch generate another", true},
+    CauseInfo{BuildCause::CudaInCppSources, "cuda-in-cpp-sources",
+              "the CUDA code is passed as cpp_sources, so the C++ compiler, not nvcc, compiles it", true},
     CauseInfo{
         BuildCause::RemovedTensorApi, "removed-tensor-api",
         "the sources use a tensor API that torch removed (.type() as a ScalarType, .data<T>(), AT_CHECK)",
@@ -152,6 +154,12 @@ BuildFailure classifyBuildFailure(std::string_view rawOutput, std::string_view p
       if (name == "AT_CHECK" || name.rfind("THC", 0) == 0) return found(BuildCause::RemovedTensorApi, at);
       // AT_CUDA_CHECK comes with <ATen/cuda/CUDAContext.h> (through ATen/cuda/Exceptions.h).
       if (name == "AT_CUDA_CHECK") return found(BuildCause::MissingHeader, at);
+      // CUDA's built-in variables unknown in main.cpp, the file torch writes cpp_sources to: the program's
+      // CUDA went in as cpp_sources (CUDA-L1 L1/95), which no torch compiles with nvcc.
+      if ((name == "threadIdx" || name == "blockIdx" || name == "blockDim" || name == "gridDim" ||
+           name == "__syncthreads") &&
+          lineAround(output, at.at).find("main.cpp") != std::string::npos)
+        return found(BuildCause::CudaInCppSources, at);
       // main.cpp is the binding file torch generates from functions=: an undeclared name there is a bound
       // one.
       const std::string line = lineAround(output, at.at);

@@ -16,6 +16,7 @@ enum class BuildCause {
   BoundKernel,      // functions= names a __global__ kernel: the generated binding cannot call it
   UndeclaredBoundFunction,  // functions= names a function cpp_sources never declares
   DuplicateModule,          // the sources define PYBIND11_MODULE and functions= makes another
+  CudaInCppSources,         // CUDA code passed as cpp_sources (no cuda_sources): g++ compiles it
   RemovedTensorApi,         // .type() where a ScalarType is wanted, .data<T>(), AT_CHECK, THC...
   MissingHeader,            // a header that is not there, or an API used without its header
   SourceError,              // any other compiler error in the program's own sources

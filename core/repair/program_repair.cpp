@@ -17,13 +17,14 @@ using py::PyModule;
 using py::TokenKind;
 using py::TokenRange;
 
-constexpr std::array<std::pair<RepairKind, const char*>, 6> kKinds{{
+constexpr std::array<std::pair<RepairKind, const char*>, 7> kKinds{{
     {RepairKind::DeclareBoundFunctions, "declare-bound-functions"},
     {RepairKind::DropGeneratedModule, "drop-generated-module"},
     {RepairKind::KernelLauncher, "kernel-launcher"},
     {RepairKind::RemovedTensorApi, "removed-tensor-api"},
     {RepairKind::MissingHeader, "missing-header"},
     {RepairKind::ArchFlags, "arch-flags"},
+    {RepairKind::CudaInCppSources, "cuda-in-cpp-sources"},
 }};
 
 // One replacement of bytes [begin, end) of the original program.
@@ -464,6 +465,35 @@ class Repairer {
          (simple ? written : "(" + written + ")") + (list ? " + [" + literal + "]" : " + " + literal)});
   }
 
+  // CUDA passed as cpp_sources with no cuda_sources (CUDA-L1 L1/95): torch writes it to main.cpp and g++
+  // rejects threadIdx and <<<...>>>. The same text becomes cuda_sources (compiled by nvcc) and cpp_sources
+  // "" — nothing in it changes. Only for a cpp_sources= keyword: a positional one stays (notRepaired).
+  bool moveCudaOutOfCppSources(const py::Call& c, const std::string& cpp, const std::string& cuda,
+                               const std::string& where) {
+    const py::Argument* cudaArg = argumentOf(c, "cuda_sources", 2);
+    if (cudaArg != nullptr) {
+      auto v = m_.stringValue(cudaArg->value);
+      if (!v || v->text.find_first_not_of(" \t\r\n") != std::string::npos) return false;
+    }
+    if (cuda.find_first_not_of(" \t\r\n") != std::string::npos) return false;
+    static const std::regex cudaOnly("__global__|<<<|\\b(threadIdx|blockIdx|blockDim)\\b");
+    if (!std::regex_search(cpp, cudaOnly)) return false;
+    const py::Argument* cppArg = argumentOf(c, "cpp_sources", 1);
+    if (cppArg == nullptr) return false;
+    if (cppArg->keyword.empty() || cudaArg != nullptr) {
+      notRepaired_.push_back(where + ": the CUDA code is passed as cpp_sources by position (or beside an empty "
+                             "cuda_sources); it stays");
+      return false;
+    }
+    const std::size_t begin = beginOf(cppArg->value);  // an insertion: edits inside the value still apply
+    edits_.push_back({begin, begin, "\"\", cuda_sources="});
+    addRepair(RepairKind::CudaInCppSources,
+              where + ": the CUDA code passed as cpp_sources becomes cuda_sources (compiled by nvcc), "
+                      "cpp_sources \"\"",
+              {tok(cppArg->value.begin).line});
+    return true;
+  }
+
   void loadInline(const py::Call& c) {
     const InlineExtension* ext = nullptr;
     for (const InlineExtension& e : x_.extensions)
@@ -474,9 +504,11 @@ class Repairer {
       const EmbeddedSource& s = x_.sources[static_cast<std::size_t>(i)];
       (s.language == "cpp" ? cpp : cuda) += s.text + "\n";
     }
+    const std::string where = "load_inline(name=\"" + ext->module + "\") at line " + std::to_string(c.line);
+    const bool moved = moveCudaOutOfCppSources(c, cpp, cuda, where);
+    if (moved) std::swap(cpp, cuda);
     const py::Argument* functions = argumentOf(c, "functions", 3);
     if (functions == nullptr || ext->functions.empty()) return;
-    const std::string where = "load_inline(name=\"" + ext->module + "\") at line " + std::to_string(c.line);
     const int functionsLine = tok(functions->value.begin).line;
     const bool hasModule = (cpp + cuda).find("PYBIND11_MODULE") != std::string::npos;
     if (hasModule) {
@@ -507,7 +539,7 @@ class Repairer {
       }
     }
     if (!kernels.empty()) {
-      if (functions->keyword.empty() || argumentOf(c, "cuda_sources", 2) == nullptr) {
+      if (functions->keyword.empty() || argumentOf(c, "cuda_sources", 2) == nullptr || moved) {
         notRepaired_.push_back(where + ": functions= or cuda_sources= is passed by position");
         return;
       }
@@ -532,6 +564,10 @@ class Repairer {
     }
     if (undeclared.empty()) return;
     const py::Argument* cppArg = argumentOf(c, "cpp_sources", 1);
+    if (moved) {
+      notRepaired_.push_back(where + ": the bound functions are not declared, and cpp_sources became cuda_sources");
+      return;
+    }
     if (cppArg == nullptr) {
       notRepaired_.push_back(where + ": no cpp_sources argument to declare the bound functions in");
       return;

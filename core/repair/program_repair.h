@@ -18,6 +18,8 @@
 //   removed-tensor-api       AT_DISPATCH_*(x.type(), ...) -> x.scalar_type(); .data<T>() -> .data_ptr<T>();
 //                            AT_CHECK -> TORCH_CHECK; .type().is_cuda() -> .is_cuda();
 //   missing-header           at::cuda::getCurrentCUDAStream without <ATen/cuda/CUDAContext.h>: the include;
+//   cuda-in-cpp-sources      CUDA code (__global__, <<<>>>, threadIdx) passed as cpp_sources= with no
+//                            cuda_sources: it becomes cuda_sources=, and cpp_sources "";
 //   arch-flags               -arch=sm_XX / -gencode=arch=compute_XX,code=sm_XX in
 //   extra_cuda_cflags/extra_cflags
 //                            -> the given architecture (the local GPU's).
@@ -37,6 +39,7 @@ enum class RepairKind {
   RemovedTensorApi,
   MissingHeader,
   ArchFlags,
+  CudaInCppSources,
 };
 const char* repairKindName(RepairKind k);  // "declare-bound-functions", ... (the protocol's spelling)
 std::optional<RepairKind> repairKindFromName(std::string_view name);

@@ -26,6 +26,19 @@ TEST(BuildCause, UndeclaredBoundFunctionInTheGeneratedBindingFile) {
   EXPECT_TRUE(causeIsRepairable(f.cause));
 }
 
+// The first error of CUDA-L1 L1/95 on the H100 (torch 2.11, gcc 13 under LC_ALL=en_US.UTF-8): its CUDA went
+// in as cpp_sources. It also defines PYBIND11_MODULE, but the module is not what stops g++.
+TEST(BuildCause, CudaBuiltinsUnknownInMainCppAreCudaPassedAsCppSources) {
+  const char* out =
+      "/tmp/x/cross_entropy_cuda-178ec58965467013/main.cpp:35:29: error: \u2018threadIdx\u2019 was not declared "
+      "in this scope\n";
+  const BuildFailure f = classifyBuildFailure(
+      out, "src = '''\n__global__ void k() {}\nPYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {}\n'''");
+  EXPECT_EQ(f.cause, BuildCause::CudaInCppSources);
+  EXPECT_STREQ(causeName(f.cause), "cuda-in-cpp-sources");
+  EXPECT_TRUE(causeIsRepairable(f.cause));
+}
+
 TEST(BuildCause, ABoundGlobalKernelIsToldFromAnUndeclaredFunction) {
   const char* out =
       "/tmp/ext/main.cpp:4:59: error: 'diagonal_matmul_kernel' was not declared in this scope\n";

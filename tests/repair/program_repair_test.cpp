@@ -45,6 +45,36 @@ TEST(ProgramRepair, BoundKernelGetsAHostLauncherUnderItsName) {
   EXPECT_NE(r.diff.find("+        functions=None,"), std::string::npos) << r.diff;
 }
 
+// CUDA-L1 L1/95 passes its CUDA (kernel, launch and PYBIND11_MODULE) as cpp_sources, with functions=: on the
+// H100 g++ stopped at "main.cpp: 'threadIdx' was not declared". Both repairs apply: the text becomes
+// cuda_sources, unchanged, and the generated module goes.
+TEST(ProgramRepair, CudaPassedAsCppSourcesBecomesCudaSources) {
+  KS_CUDA_L1_PROGRAM(program, 1, 95);
+  const ProgramRepair r = repairProgram(program);
+  ASSERT_EQ(count(r, RepairKind::CudaInCppSources), 1) << describeRepairs(r.repairs);
+  EXPECT_EQ(count(r, RepairKind::DropGeneratedModule), 1) << describeRepairs(r.repairs);
+  EXPECT_NE(r.program.find("cpp_sources=\"\", cuda_sources=cuda_source,"), std::string::npos) << r.diff;
+  EXPECT_NE(r.diff.find("-                cpp_sources=cuda_source,"), std::string::npos) << r.diff;
+  EXPECT_EQ(extractEmbedded(py::PyModule::parse(r.program)).extensions.size(), 1u);
+  EXPECT_FALSE(repairProgram(r.program).changed());
+}
+
+TEST(ProgramRepair, CppSourcesWithoutCudaStayWhereTheyAre) {
+  const std::string program =
+      "from torch.utils.cpp_extension import load_inline\n"
+      "src = '''\ntorch::Tensor twice(torch::Tensor x) { return x * 2; }\n'''\n"
+      "m = load_inline(name='t', cpp_sources=src, functions=['twice'])\n";
+  EXPECT_EQ(count(repairProgram(program), RepairKind::CudaInCppSources), 0);
+  const std::string positional =
+      "from torch.utils.cpp_extension import load_inline\n"
+      "src = '''\n__global__ void k(float* x) { x[threadIdx.x] = 0; }\n'''\n"
+      "m = load_inline('t', src, functions=['k'])\n";
+  const ProgramRepair r = repairProgram(positional);
+  EXPECT_EQ(count(r, RepairKind::CudaInCppSources), 0);
+  ASSERT_FALSE(r.notRepaired.empty());
+  EXPECT_NE(r.notRepaired[0].find("by position"), std::string::npos) << r.notRepaired[0];
+}
+
 TEST(ProgramRepair, TwoBoundKernelsOfOneCall) {
   KS_CUDA_L1_PROGRAM(program, 1, 13);
   const ProgramRepair r = repairProgram(program);
