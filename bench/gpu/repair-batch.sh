@@ -14,6 +14,8 @@
 #   report   the table into $OUT/repair-h100.md (and the summary on stdout)
 #   fresh    empties $state first (build cache and earlier results)
 #
+# TASKS="L1/95 L3/28" limits `inputs` to those CUDA-L1 tasks (the good-kernels tasks are always written).
+#
 #   here, once:   bash bench/gpu/engine-check.sh prepare && cp ../shared/datasets/cuda-l1/h100.jsonl .deps/datasets/ &&
 #                 cp -r ../shared/datasets/good-kernels .deps/datasets/
 #   device `run`: bash bench/gpu/repair-batch.sh build inputs before      (carry: [".deps"], timeout_s: 600)
@@ -72,14 +74,17 @@ for stage in "${stages[@]}"; do
     ;;
   inputs)
     [[ -f $data ]] || { echo "no $data: run the 'here, once' line of this script's header"; exit 2; }
-    python3 - "$data" "$good" "$state" <<'PY'
+    python3 - "$data" "$good" "$state" "${TASKS:-}" <<'PY'
 import json, os, sys
-data, good, state = sys.argv[1:4]
+data, good, state, only = sys.argv[1:5]
+only = set(only.split())
 n = 0
 with open(data) as f, open(os.path.join(state, "ext.jsonl"), "w") as out:
     for line in f:
         r = json.loads(line)
         code = r.get("custom_code") or ""
+        if only and f"L{r.get('level_id')}/{r.get('task_id')}" not in only:
+            continue
         if "cpp_extension" in code:
             out.write(line)
             n += 1
