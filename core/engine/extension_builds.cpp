@@ -7,11 +7,13 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "core/nvcc/build_result.h"
 #include "core/nvcc/diagnostics_parser.h"
 #include "core/hash/sha256.h"
+#include "core/engine/build_directory_lock.h"
 #include "core/engine/gpu_share.h"
 #include "core/engine/phase_deadlines.h"
 #include "core/pysource/embedded_sources.h"
@@ -334,6 +336,11 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
   }
 
   const auto start = std::chrono::steady_clock::now();
+  std::optional<BuildDirectoryLock> directoryLock;
+  {
+    py::gil_scoped_release waiting;  // another runner may be building the same extension
+    directoryLock.emplace(build.directory);
+  }
   auto seconds = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };

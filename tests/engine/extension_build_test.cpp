@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "core/nvcc/nvcc_locator.h"
@@ -198,6 +199,30 @@ TEST(ExtensionBuild, LoadOfFilesIsCachedByTheirContentNotTheirPath) {
   EXPECT_TRUE(builds[2].ok);
   EXPECT_TRUE(builds[2].cacheHit) << "the same file content compiled again";
   EXPECT_EQ(builds[2].directory, builds[1].directory);
+}
+
+// A runner killed mid-build leaves torch's `lock` file in the build directory, and torch waits for it to go
+// forever: on the H100 a resumed `kscope batch --repair` sat "building" the good-kernels until its time ran
+// out. The next build, holding the directory's own lock, removes the stale one and builds.
+TEST(ExtensionBuild, AStaleTorchLockLeftByAKilledBuildDoesNotBlockTheNext) {
+  const std::string code = "from torch.utils.cpp_extension import load_inline\n" + kGoodExtension +
+                           candidateWith("return good.relu_twice(self.linear(x)) / 2");
+  RecordingSink sink;
+  const auto first = testEngine().evaluate(evaluateRequest("lock-first", code), sink);
+  ASSERT_FALSE(failed(first)) << failed(first)->message;
+  const auto& built = std::get<protocol::EvaluateResult>(first).build.extensions;
+  ASSERT_EQ(built.size(), 1u);
+  ASSERT_TRUE(built[0].ok);
+  const std::filesystem::path dir = built[0].directory;
+  // As a killed build leaves it: no completion marker, torch's lock still there.
+  std::filesystem::remove(dir / "kscope-built");
+  std::ofstream(dir / "lock") << "";
+  const auto second = testEngine().evaluate(evaluateRequest("lock-second", code), sink);
+  ASSERT_FALSE(failed(second)) << failed(second)->message;
+  const auto& again = std::get<protocol::EvaluateResult>(second).build.extensions;
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_TRUE(again[0].ok) << again[0].error;
+  EXPECT_FALSE(std::filesystem::exists(dir / "lock"));
 }
 
 // CUDA-L1 L3/45 builds the same broken sources, verbose=True, once per module instance (18 of them). With
