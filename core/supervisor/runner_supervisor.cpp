@@ -96,7 +96,8 @@ struct RunnerSupervisor::Impl {
   std::deque<std::string> queued;  // complete stdout lines not yet handled
   std::string pendingWrite;
   std::uint64_t lastResident = 0;
-  // Whose memory counts: the runner, and the executor its `ready` names when that is the runner's child.
+  // Whose memory counts: the executor its `ready` names when that is the runner's child (the process that
+  // runs programs; its judge is the start-up image it shares, plus the lines it holds), else the runner.
   std::vector<pid_t> memoryPids;
   bool stdoutOpen = false, stderrOpen = false;
   unsigned runnersStarted = 0, requestsSent = 0;
@@ -341,7 +342,7 @@ struct RunnerSupervisor::Impl {
     }
     memoryPids = {child->pid()};
     if (got->pid != child->pid() && got->pid > 0 && parentOf(static_cast<pid_t>(got->pid)) == child->pid())
-      memoryPids.push_back(static_cast<pid_t>(got->pid));
+      memoryPids = {static_cast<pid_t>(got->pid)};
     std::lock_guard lock(readyMutex);
     ready = got;
     return std::nullopt;
