@@ -12,7 +12,7 @@
 // status, or the same signal), so the supervisor's crash reports read as they did with one process.
 //
 // Where other code hooks in: per-answer work of the judge (e.g. ending what a program left running) goes in
-// Judge::deliver's caller in judge.cpp, after an answer is written (`answered`).
+// Judge::deliver (judge.cpp), right after the answer is written to the client.
 #include <sys/types.h>
 
 #include "app/kscope-runner/protocol_channel.h"
