@@ -316,3 +316,19 @@ TEST_F(RunnerProcessTest, TimingRewrittenAgainstTheJudgesClockIsTampering) {
   EXPECT_NE(message.find("0.02 ms per iteration"), std::string::npos) << message;
   EXPECT_EQ(runner_->wait(), 3);
 }
+
+TEST_F(RunnerProcessTest, OutputBetweenRequestsIsTamperingReportedOnTheNextRequest) {
+  // The program's own request ends honestly; the helper it left writes once the request is over.
+  auto first = roundTrip(encodeRequest(evaluate("late", hostile("write_between_requests.py"))), "late");
+  ASSERT_FALSE(first.empty());
+  ASSERT_TRUE(std::holds_alternative<ResultEvent>(first.back())) << encodeEvent(first.back());
+  const auto sent = dir_ / "scratch" / "late" / "sent";
+  for (int i = 0; i < 1200 && !std::filesystem::exists(sent); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(std::filesystem::exists(sent)) << "the helper never wrote";
+  std::this_thread::sleep_for(std::chrono::seconds(1));  // the judge reads it at once; leave it time
+  const std::string message = tampering(roundTrip(R"({"id": "next", "op": "hello"})", "next"));
+  EXPECT_NE(message.find("after answering request \"late\""), std::string::npos) << message;
+  EXPECT_NE(message.find("500.0"), std::string::npos) << message;  // the line is quoted
+  EXPECT_EQ(runner_->wait(), 3);
+}
