@@ -8,11 +8,11 @@ RequestClock::RequestClock(Clock::time_point sent) : sent_(sent) {}
 
 void RequestClock::observe(const Event& event, Clock::time_point at) {
   if (const auto* phase = std::get_if<PhaseEvent>(&event)) {
-    if (inTiming_) seen_.timingS += std::chrono::duration<double>(at - timingSince_).count();
+    if (inTiming_) timingEnd_ = at;
     inTiming_ = phase->phase == Phase::Timing;
     if (inTiming_) {
+      if (!seen_.timingSeen) timingStart_ = at;
       seen_.timingSeen = true;
-      timingSince_ = at;
       seen_.timingProgress.clear();
     }
   } else if (const auto* progress = std::get_if<ProgressEvent>(&event)) {
@@ -23,7 +23,8 @@ void RequestClock::observe(const Event& event, Clock::time_point at) {
 
 ObservedRequest RequestClock::finish(Clock::time_point answered) const {
   ObservedRequest out = seen_;
-  if (inTiming_) out.timingS += std::chrono::duration<double>(answered - timingSince_).count();
+  if (seen_.timingSeen)
+    out.timingS = std::chrono::duration<double>((inTiming_ ? answered : timingEnd_) - timingStart_).count();
   out.totalS = since(answered);
   return out;
 }

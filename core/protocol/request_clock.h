@@ -15,7 +15,9 @@ namespace ks::protocol {
 struct ObservedRequest {
   double totalS = 0;           // request sent -> answer arrived
   bool timingSeen = false;     // a `timing` phase event arrived
-  double timingS = 0;          // wall time in the timing phase (re-entries add up)
+  // Wall time from the first `timing` phase event to the end of the phase (the next phase event, or the
+  // answer), interruptions included: a build a program starts inside a timed call is inside its time.
+  double timingS = 0;
   struct Progress {
     int done = 0, total = 0;
     double atS = 0;  // seconds since the request was sent
@@ -40,7 +42,7 @@ class RequestClock {
  private:
   Clock::time_point sent_;
   bool inTiming_ = false;
-  Clock::time_point timingSince_;
+  Clock::time_point timingStart_, timingEnd_;
   ObservedRequest seen_;
   double since(Clock::time_point at) const { return std::chrono::duration<double>(at - sent_).count(); }
 };

@@ -4,7 +4,8 @@
 // to what the runner wrote, against its own. A result is accepted only when it reads completely as the
 // op's payload, says the same thing twice where it says it twice (`ok` and correctness.passed, each seed),
 // and its timing agrees with the wall time the checker saw itself:
-//  - the timed calls it claims fit in the timing phase's wall time (they ran inside it), with kArrivalSlackS
+//  - the timed calls it claims fit in the timing phase's wall time (they ran inside it; a build a program
+//    started mid-phase counts, it may have been inside a timed call), with kArrivalSlackS
 //    and kArrivalSlackShare for when the events were read;
 //  - the timing phase did not take far longer than the calls it claims: between its first and last progress
 //    events, each iteration (one call per model) may take its claimed time kCallTimeFactor times over, plus
