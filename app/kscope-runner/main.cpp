@@ -1,6 +1,7 @@
 // kscope-runner: reads requests on stdin and writes events on stdout (docs/runner-protocol.md). Exit status:
-// 0 after shutdown or end of input, 2 when Python or torch cannot start, 3 when the CUDA context was lost,
-// 1 on an unexpected internal failure (reported on stderr).
+// 0 after shutdown or end of input, 2 when Python or torch cannot start, 3 when the CUDA context was lost or
+// the answer was tampered with, 1 on an unexpected internal failure (reported on stderr). It splits into a
+// judge, which keeps stdin/stdout, and an executor, which runs programs (executor_split.h, judge.h).
 #include <unistd.h>
 
 #include <csignal>
@@ -9,6 +10,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "app/kscope-runner/executor_split.h"
+#include "app/kscope-runner/judge.h"
 #include "app/kscope-runner/protocol_channel.h"
 #include "app/kscope-runner/request_loop.h"
 #include "core/engine/engine.h"
@@ -38,6 +41,20 @@ int run() {
     std::fprintf(stderr, "kscope-runner: %s\n", why->c_str());
     return 1;
   }
+  // Before Python, torch or CUDA start: the judge keeps the client's descriptors, the executor runs the rest.
+  auto split = ks::runner::splitJudgeAndExecutor(std::get<ks::runner::ProtocolChannel>(channel));
+  if (auto* why = std::get_if<std::string>(&split)) {
+    std::fprintf(stderr, "kscope-runner: %s\n", why->c_str());
+    return 1;
+  }
+  const auto& side = std::get<ks::runner::Split>(split);
+  if (!side.executor)
+    return ks::runner::runJudge(std::get<ks::runner::ProtocolChannel>(channel), side.link, side.executorPid);
+  auto link = ks::runner::ProtocolChannel::overSocket(side.link);
+  if (auto* why = std::get_if<std::string>(&link)) {
+    std::fprintf(stderr, "kscope-runner: %s\n", why->c_str());
+    return 1;
+  }
   auto python = ks::engine::PythonInterpreter::start();
   if (auto* why = std::get_if<std::string>(&python)) {
     std::fprintf(stderr, "kscope-runner: %s\n", why->c_str());
@@ -45,7 +62,7 @@ int run() {
   }
   const std::string runner = ks::version::line("kscope-runner");
   ks::engine::Engine engine({runner, defaultScratchRoot(), defaultCacheRoot()});
-  auto& protocol = std::get<ks::runner::ProtocolChannel>(channel);
+  auto& protocol = std::get<ks::runner::ProtocolChannel>(link);
   protocol.write(ks::protocol::ReadyEvent{ks::protocol::kProtocolVersion, runner, getpid()});
   return ks::runner::serveRequests(protocol, engine);
 }

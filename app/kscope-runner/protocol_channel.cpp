@@ -30,15 +30,29 @@ std::variant<ProtocolChannel, std::string> ProtocolChannel::open() {
   return ProtocolChannel(inFile, outFile);
 }
 
+std::variant<ProtocolChannel, std::string> ProtocolChannel::overSocket(int fd) {
+  const int out = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  std::FILE* inFile = fdopen(fd, "r");
+  std::FILE* outFile = out >= 0 ? fdopen(out, "w") : nullptr;
+  if (!inFile || !outFile) return std::string("cannot open the judge's channel: ") + std::strerror(errno);
+  return ProtocolChannel(inFile, outFile);
+}
+
 ProtocolChannel::ProtocolChannel(ProtocolChannel&& other) noexcept : in_(other.in_), out_(other.out_) {
   other.in_ = nullptr;
   other.out_ = nullptr;
 }
 
-ProtocolChannel::~ProtocolChannel() {
+ProtocolChannel::~ProtocolChannel() { close(); }
+
+void ProtocolChannel::close() {
   if (in_) std::fclose(in_);
   if (out_) std::fclose(out_);
+  in_ = out_ = nullptr;
 }
+
+int ProtocolChannel::inFd() const { return in_ ? fileno(in_) : -1; }
+int ProtocolChannel::outFd() const { return out_ ? fileno(out_) : -1; }
 
 std::optional<std::string> ProtocolChannel::readLine() {
   std::string line;
@@ -50,9 +64,11 @@ std::optional<std::string> ProtocolChannel::readLine() {
   return line;
 }
 
-void ProtocolChannel::write(const protocol::Event& event) {
-  const std::string line = protocol::encodeEvent(event) + "\n";
-  std::fwrite(line.data(), 1, line.size(), out_);
+void ProtocolChannel::write(const protocol::Event& event) { writeLine(protocol::encodeEvent(event)); }
+
+void ProtocolChannel::writeLine(const std::string& line) {
+  const std::string data = line + "\n";
+  std::fwrite(data.data(), 1, data.size(), out_);
   std::fflush(out_);
 }
 

@@ -1,5 +1,6 @@
 #include "app/kscope-runner/request_loop.h"
 
+#include "app/kscope-runner/executor_link.h"
 #include "core/protocol/json_codec.h"
 
 namespace ks::runner {
@@ -39,6 +40,10 @@ void answer(ProtocolChannel& channel, const std::string& id, const engine::Outco
 int serveRequests(ProtocolChannel& channel, engine::Engine& engine) {
   while (std::optional<std::string> line = channel.readLine()) {
     if (line->find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (const auto token = syncRequestToken(*line)) {  // the judge asks: is the last request over? (yes)
+      channel.writeLine(syncReplyLine(*token));
+      continue;
+    }
     protocol::Decoded<protocol::Request> decoded = protocol::decodeRequest(*line);
     if (!decoded.value) {
       protocol::ErrorInfo e;

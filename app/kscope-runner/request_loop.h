@@ -1,5 +1,6 @@
 #pragma once
-// The runner's main loop: one request line in, its events out, until `shutdown` or the end of input.
+// The executor's main loop: one request line in from the judge, its events out, until `shutdown` or the end
+// of input. A sync line from the judge is echoed (executor_link.h).
 #include "app/kscope-runner/protocol_channel.h"
 #include "core/engine/engine.h"
 

@@ -364,7 +364,9 @@ int runOne(const RunOptions& o) {
   const std::optional<runs::MeasuredRun> fallbackBefore =
       repaired ? earlierFallback(o, *chosen, *task, *repaired) : std::nullopt;
   std::optional<std::pair<std::string, std::int64_t>> stored;
-  if (!o.noStore && !interrupts.interrupted()) {  // a run the user stopped is not a result
+  // A run the user stopped is not a result; nor is a result this program cannot read (the runner client
+  // accepted it, so it always reads: never record what was not understood as a verdict).
+  if (!o.noStore && !interrupts.interrupted() && (result || outcome.error())) {
     stored = record(endEvent, *chosen, *task, o, repaired ? repairJson(*repaired) : Json(nullptr));
     if (!stored) code = kExitError;
   }

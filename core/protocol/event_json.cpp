@@ -47,6 +47,8 @@ const char* errorKindName(ErrorKind kind) {
       return "memory";
     case ErrorKind::Cancelled:
       return "cancelled";
+    case ErrorKind::Tampering:
+      return "tampering";
   }
   return "?";
 }
@@ -64,7 +66,8 @@ Phase phaseFrom(const Fields& f) {
 ErrorKind kindFrom(const Fields& f) {
   const std::string s = f.str("kind");
   for (ErrorKind k : {ErrorKind::Protocol, ErrorKind::Load, ErrorKind::Build, ErrorKind::Runtime,
-                      ErrorKind::Timeout, ErrorKind::Crash, ErrorKind::Memory, ErrorKind::Cancelled})
+                      ErrorKind::Timeout, ErrorKind::Crash, ErrorKind::Memory, ErrorKind::Cancelled,
+                      ErrorKind::Tampering})
     if (s == errorKindName(k)) return k;
   throw DecodeError{f.pathOf("kind") + ": unknown error kind \"" + s + "\""};
 }

@@ -18,7 +18,9 @@ inline constexpr int kProtocolVersion = 1;
 
 enum class Phase { Load, Build, Correctness, Probes, Timing, Profile };
 
-enum class ErrorKind { Protocol, Load, Build, Runtime, Timeout, Crash, Memory, Cancelled };
+// Tampering: the runner's answer broke the protocol in a way only a program that reached the channel, or lied
+// about its own measurement, could make it (docs/runner-protocol.md, "Threat model"); never a trusted number.
+enum class ErrorKind { Protocol, Load, Build, Runtime, Timeout, Crash, Memory, Cancelled, Tampering };
 
 // One frame of a Python traceback, innermost last.
 struct TraceFrame {

@@ -17,4 +17,15 @@ std::optional<std::uint64_t> residentBytes(pid_t pid) {
   return std::nullopt;
 }
 
+std::optional<pid_t> parentOf(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("PPid:", 0) != 0) continue;
+    std::istringstream fields(line.substr(5));
+    long parent = 0;
+    if (fields >> parent) return static_cast<pid_t>(parent);
+  }
+  return std::nullopt;
+}
+
 }  // namespace ks::supervisor

@@ -9,5 +9,6 @@
 namespace ks::supervisor {
 
 std::optional<std::uint64_t> residentBytes(pid_t pid);  // nullopt when /proc cannot tell (process gone)
+std::optional<pid_t> parentOf(pid_t pid);               // its parent's pid (PPid of /proc/<pid>/status)
 
 }  // namespace ks::supervisor

@@ -12,8 +12,11 @@
 #include <cstdio>
 #include <deque>
 #include <mutex>
+#include <vector>
 
 #include "core/protocol/json_codec.h"
+#include "core/protocol/request_clock.h"
+#include "core/protocol/result_acceptance.h"
 #include "core/supervisor/child_process.h"
 #include "core/supervisor/line_splitter.h"
 #include "core/supervisor/process_memory.h"
@@ -49,6 +52,11 @@ bool looksOutOfMemory(const std::string& text) {
   for (const char* sign : {"MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory"})
     if (text.find(sign) != std::string::npos) return true;
   return false;
+}
+
+// A line of the runner's as evidence: its first 300 bytes.
+std::string quote(const std::string& line) {
+  return line.size() <= 300 ? line : line.substr(0, 300) + "… (" + std::to_string(line.size()) + " bytes)";
 }
 
 // A request id as a folder name.
@@ -88,6 +96,9 @@ struct RunnerSupervisor::Impl {
   std::deque<std::string> queued;  // complete stdout lines not yet handled
   std::string pendingWrite;
   std::uint64_t lastResident = 0;
+  // Whose memory counts: the executor its `ready` names when that is the runner's child (the process that
+  // runs programs; its judge is the start-up image it shares, plus the lines it holds), else the runner.
+  std::vector<pid_t> memoryPids;
   bool stdoutOpen = false, stderrOpen = false;
   unsigned runnersStarted = 0, requestsSent = 0;
   std::atomic<bool> inFlight{false}, cancelRequested{false};
@@ -162,8 +173,11 @@ struct RunnerSupervisor::Impl {
       const double left = secondsLeft();
       if (left <= 0) return LoopEnd::Deadline;
       if (options.memoryLimit) {
-        if (auto rss = residentBytes(child->pid()); rss && *rss > options.memoryLimit->bytes) {
-          lastResident = *rss;
+        std::uint64_t resident = 0;
+        for (pid_t pid : memoryPids.empty() ? std::vector<pid_t>{child->pid()} : memoryPids)
+          resident += residentBytes(pid).value_or(0);
+        if (resident > options.memoryLimit->bytes) {
+          lastResident = resident;
           return LoopEnd::Memory;
         }
       }
@@ -265,6 +279,7 @@ struct RunnerSupervisor::Impl {
 
   void forget() {
     child.reset();
+    memoryPids.clear();
     std::error_code ec;
     if (!runnerDir.empty() && !options.keepScratch) std::filesystem::remove_all(runnerDir, ec);
     runnerDir.clear();
@@ -325,9 +340,19 @@ struct RunnerSupervisor::Impl {
                            ": install matching versions of both",
                        "");
     }
+    memoryPids = {child->pid()};
+    if (got->pid != child->pid() && got->pid > 0 && parentOf(static_cast<pid_t>(got->pid)) == child->pid())
+      memoryPids = {static_cast<pid_t>(got->pid)};
     std::lock_guard lock(readyMutex);
     ready = got;
     return std::nullopt;
+  }
+
+  // Whether the runner wrote something while no request was in flight (or its stdout closed): a runner
+  // that answers nothing it was asked is not asked again.
+  bool strayOutput() {
+    if (!drainStdout()) return true;
+    return !queued.empty() || !stdoutOpen;
   }
 
   RequestOutcome run(protocol::Request request, const EventSink& sink) {
@@ -337,8 +362,8 @@ struct RunnerSupervisor::Impl {
       if (sink) sink(protocol::Event{e});
       return RequestOutcome{std::move(e)};
     };
-    if (child && child->tryWait())
-      forget();  // it died between requests: start afresh, not this request's fault
+    if (child && (child->tryWait() || strayOutput()))
+      forget();  // it died or spoke between requests: start afresh, not this request's fault
     if (!child)
       if (auto failed = start(id)) return finish(std::move(*failed));
     tail.clear();
@@ -369,14 +394,19 @@ struct RunnerSupervisor::Impl {
     auto mark = Clock::now();
     std::optional<RequestOutcome> outcome;
     bool runnerExits = false;
+    // Exactly one answer, checked against our own clock (result_acceptance.h); anything else on stdout is
+    // tampering: the runner's judge writes nothing else.
+    protocol::RequestClock clock;
+    std::optional<std::string> tampering;
     LoopEnd end = loop(
         [&](const std::string& line) {
           auto decoded = protocol::decodeEvent(line);
           if (!decoded.value) {
-            tail.add("[stdout] " + line);
-            return false;
+            tampering = "kscope-runner wrote a line that is not a protocol event (" + decoded.error + "): " + quote(line);
+            return true;
           }
           const protocol::Event& event = *decoded.value;
+          clock.observe(event);
           if (auto* p = std::get_if<protocol::PhaseEvent>(&event); p && p->id == id) {
             phase = protocol::phaseName(p->phase);
             deadline = p->deadlineS > 0 ? p->deadlineS : options.answerDeadlineSeconds;
@@ -385,19 +415,35 @@ struct RunnerSupervisor::Impl {
           } else if (auto* g = std::get_if<protocol::ProgressEvent>(&event); g && g->id == id) {
             if (phase.empty()) mark = Clock::now();  // no phase deadline yet: any sign of life counts
           } else if (auto* r = std::get_if<protocol::ResultEvent>(&event); r && r->id == id) {
+            if (auto why = protocol::rejectResult(request.op, *r, clock.finish())) {
+              tampering = std::move(why);
+              return true;
+            }
             outcome = RequestOutcome{*r};
           } else if (auto* e = std::get_if<protocol::ErrorEvent>(&event); e && e->id == id) {
             outcome = RequestOutcome{*e};
             runnerExits = e->error.runnerExits;
           } else {
-            tail.add("[stdout] " + line);  // `ready` again, or an event of another request
-            return false;
+            tampering = std::string("kscope-runner wrote ") +
+                        (std::holds_alternative<protocol::ReadyEvent>(event) ? "a second ready line"
+                                                                            : "an event of another request") +
+                        ": " + quote(line);
+            return true;
           }
           if (sink) sink(event);
           return outcome.has_value();
         },
         [&] { return deadline - secondsSince(mark); }, true);
 
+    if (end == LoopEnd::Done && tampering) {  // its channel is not to be trusted again: a new runner next time
+      protocol::ErrorEvent e = protocol::tamperingError(id, *tampering, phase);
+      child->killGroup();
+      child->waitOrKill(0);
+      drainStderr();
+      e.error.stderrTail = tail.text();
+      forget();
+      return finish(std::move(e));
+    }
     if (end == LoopEnd::Done) {
       if (runnerExits) {  // it said it cannot go on (an unusable CUDA context): let it exit, then forget it
         child->closeStdin();

@@ -1,7 +1,10 @@
 #pragma once
 // RunnerSupervisor: the one way clients (CLI, GUI worker thread) talk to kscope-runner
 // (docs/runner-protocol.md). It starts the runner, waits for `ready`, sends one request at a time, hands
-// every event to a callback, and ends each request with exactly one result or error event. It enforces
+// every event to a callback, and ends each request with exactly one result or error event: a result only
+// when the one acceptance rule (core/protocol/result_acceptance.h) accepts it against our own clock, and a
+// `tampering` error instead of it, or of any other line on the runner's stdout (a line that is no event, an
+// event of another request, output between requests), after which the runner is replaced. It enforces
 // each phase's deadline from its `phase` event, kills a hung runner (its whole process group), reports a
 // crash with its signal or exit status and the last stderr lines, enforces a memory limit, and starts a
 // fresh runner for the next request. Nothing the runner does makes it throw or end our process.

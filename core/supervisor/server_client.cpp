@@ -7,6 +7,8 @@
 #include <optional>
 
 #include "core/protocol/json_codec.h"
+#include "core/protocol/request_clock.h"
+#include "core/protocol/result_acceptance.h"
 #include "core/supervisor/line_splitter.h"
 #include "core/supervisor/server_socket.h"
 
@@ -67,14 +69,25 @@ RequestOutcome ServerClient::request(protocol::Request request, const EventSink&
   LineSplitter splitter(kMaxLineBytes);
   char buffer[65536];
   std::optional<RequestOutcome> outcome;
+  protocol::RequestClock clock;  // ours: the server's acceptance is checked again against it
+  std::string phase;
   auto onLine = [&](const LineSplitter::Line& line) {
     auto decoded = protocol::decodeEvent(line.text);
     if (line.cut || !decoded.value) return;
     const protocol::Event& event = *decoded.value;
-    if (auto* r = std::get_if<protocol::ResultEvent>(&event); r && r->id == request.id)
+    clock.observe(event);
+    if (auto* p = std::get_if<protocol::PhaseEvent>(&event); p && p->id == request.id)
+      phase = protocol::phaseName(p->phase);
+    if (auto* r = std::get_if<protocol::ResultEvent>(&event); r && r->id == request.id) {
+      if (auto why = protocol::rejectResult(request.op, *r, clock.finish())) {
+        outcome = RequestOutcome{protocol::tamperingError(request.id, *why, phase)};
+        if (sink) sink(protocol::Event{*outcome->error()});
+        return;
+      }
       outcome = RequestOutcome{*r};
-    else if (auto* e = std::get_if<protocol::ErrorEvent>(&event); e && e->id == request.id)
+    } else if (auto* e = std::get_if<protocol::ErrorEvent>(&event); e && e->id == request.id) {
       outcome = RequestOutcome{*e};
+    }
     if (sink) sink(event);
   };
   while (!outcome) {

@@ -264,6 +264,42 @@ TEST_F(KscopeRunCli, UnknownCandidateListsTheIdsAndExitsTwo) {
   EXPECT_NE(r.err.find("has no candidate r9 (candidates: r1, r2, r3)"), std::string::npos) << r.err;
 }
 
+// Issue 16: a candidate cannot write its own verdict. Each hostile program of tests/hostile forges or
+// rewrites its result from inside the runner; kscope run reports a tampering error, exits 2, and the store's
+// row says error (no `passed`, no speedup), never "correct, 500x".
+TEST_F(KscopeRunCli, AForgedVerdictIsATamperingErrorAndNeverACorrectRowInTheStore) {
+  REQUIRE_RUNNER();
+  const fs::path hostile = fs::path(KS_SOURCE_DIR) / "tests/hostile";
+  std::vector<std::pair<std::string, std::string>> candidates;
+  for (const char* name : {"forge_result_every_fd", "incomplete_result", "two_results", "rewrite_own_timing"})
+    candidates.emplace_back(name, slurp(hostile / (std::string(name) + ".py")));
+  const fs::path run = writeRun("hostile.kscope.jsonl", {{1, 7, slurp(hostile / "reference.py"), candidates}});
+  const fs::path store = dir_ / "results.sqlite";
+  for (const auto& [id, code] : candidates) {
+    const Result r = kscopeHere("run " + quoted(run) + " --task L1/7 --candidate " + id +
+                                " --device cpu --trials 5 --json --store " + quoted(store));
+    EXPECT_EQ(r.exitCode, 2) << id << "\n" << r.err << r.out;
+    const json j = parse(r);
+    EXPECT_EQ(j["outcome"], "error") << id << " " << j.dump();
+    EXPECT_EQ(j["event"]["event"], "error") << id << " " << j.dump();
+    EXPECT_EQ(j["event"]["error"]["kind"], "tampering") << id << " " << j.dump();
+    EXPECT_TRUE(j["stored"].is_object()) << id << " " << j.dump();
+    EXPECT_FALSE(j["event"].contains("result")) << id << ": a result reached the output\n" << r.out;
+  }
+  // Every row the store took: an error of kind tampering, with neither a verdict nor a number.
+  const fs::path dump = dir_ / "rows.txt";
+  const std::string query = "python3 -c \"import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
+                            "[print(*r) for r in c.execute('SELECT candidate_id, outcome, passed, speedup, error_kind "
+                            "FROM results ORDER BY id')]\" " +
+                            quoted(store) + " > " + quoted(dump);
+  ASSERT_EQ(std::system(query.c_str()), 0);
+  EXPECT_EQ(slurp(dump),
+            "forge_result_every_fd error None None tampering\n"
+            "incomplete_result error None None tampering\n"
+            "two_results error None None tampering\n"
+            "rewrite_own_timing error None None tampering\n");
+}
+
 // ---- kscope batch
 // -------------------------------------------------------------------------------------------
 

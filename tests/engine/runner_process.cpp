@@ -48,6 +48,16 @@ RunnerProcess::~RunnerProcess() {
   }
 }
 
+std::vector<std::string> RunnerProcess::protocolPipes() const {
+  std::vector<std::string> out;
+  for (int fd : {in_, out_}) {
+    char target[256] = {};
+    const ssize_t n = readlink(("/proc/self/fd/" + std::to_string(fd)).c_str(), target, sizeof target - 1);
+    if (n > 0) out.emplace_back(target, static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
 bool RunnerProcess::send(const std::string& line) {
   const std::string data = line + "\n";
   std::size_t done = 0;

@@ -27,6 +27,9 @@ class RunnerProcess {
   std::variant<std::vector<protocol::Event>, std::string> eventsUntilDone(const std::string& id,
                                                                           double timeoutS);
   void closeInput();
+  pid_t pid() const { return pid_; }
+  // What /proc shows for our ends of its stdin and stdout ("pipe:[123]"): the client's protocol pipes.
+  std::vector<std::string> protocolPipes() const;
   int wait();  // exit status (128 + signal when killed by one)
 
  private:

@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -230,4 +231,104 @@ TEST_F(RunnerProcessTest, EndOfInputEndsTheRunner) {
   runner_->closeInput();
   EXPECT_FALSE(runner_->readLine(kTimeoutS));
   EXPECT_EQ(runner_->wait(), 0);
+}
+
+// ---- Issue 16: a candidate cannot write its own verdict (docs/runner-protocol.md, "Threat model"). The
+// hostile programs of tests/hostile run in the executor; the judge must answer each with `tampering`, never
+// with a result, then exit 3 (the executor it would need is gone).
+namespace {
+
+std::string hostile(const std::string& name) {
+  return readFile(std::filesystem::path(KS_SOURCE_DIR) / "tests" / "hostile" / name);
+}
+
+// The request's events end in a tampering error, none of them is a result; returns its message.
+std::string tampering(const std::vector<Event>& events) {
+  if (events.empty()) return "";
+  for (const Event& e : events) EXPECT_FALSE(std::holds_alternative<ResultEvent>(e)) << encodeEvent(e);
+  const auto* error = std::get_if<ErrorEvent>(&events.back());
+  if (!error) {
+    ADD_FAILURE() << "not an error: " << encodeEvent(events.back());
+    return "";
+  }
+  EXPECT_EQ(error->error.kind, ErrorKind::Tampering) << error->error.message;
+  EXPECT_TRUE(error->error.runnerExits);
+  return error->error.message;
+}
+
+}  // namespace
+
+TEST_F(RunnerProcessTest, TheReadyPidIsTheExecutorAChildOfTheRunnerThatDiesWithIt) {
+  // A fresh runner of our own: the fixture's already read its ready line.
+  auto started = RunnerProcess::start(runnerBinary(), dir_ / "stderr2.txt");
+  ASSERT_TRUE(std::holds_alternative<RunnerProcess>(started));
+  RunnerProcess& runner = std::get<RunnerProcess>(started);
+  auto line = runner.readLine(kTimeoutS);
+  ASSERT_TRUE(line);
+  const Decoded<Event> ready = decodeEvent(*line);
+  ASSERT_TRUE(ready.value) << *line;
+  const auto executor = static_cast<pid_t>(std::get<ReadyEvent>(*ready.value).pid);
+  EXPECT_NE(executor, runner.pid());
+  const std::string status = readFile("/proc/" + std::to_string(executor) + "/status");
+  EXPECT_NE(status.find("PPid:\t" + std::to_string(runner.pid()) + "\n"), std::string::npos) << status;
+  ASSERT_EQ(kill(runner.pid(), SIGKILL), 0);
+  runner.wait();
+  bool gone = false;
+  for (int i = 0; i < 400 && !gone; ++i) {  // PR_SET_PDEATHSIG: SIGKILL when the judge goes
+    const std::string stat = readFile("/proc/" + std::to_string(executor) + "/stat");
+    const auto close = stat.rfind(')');
+    gone = stat.empty() || (close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'Z');
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(gone) << "the executor outlived its judge";
+}
+
+TEST_F(RunnerProcessTest, AForgedResultWrittenToEveryDescriptorIsTamperingAndTheClientPipesAreNotThere) {
+  const std::string message =
+      tampering(roundTrip(encodeRequest(evaluate("forge", hostile("forge_result_every_fd.py"))), "forge"));
+  EXPECT_NE(message.find("its executor wrote"), std::string::npos) << message;
+  // What the program found in /proc/self/fd: the judge's socket, never the pipes we talk to the runner on.
+  const std::string fds = readFile(dir_ / "scratch" / "forge" / "fds.txt");
+  ASSERT_NE(fds.find("socket:["), std::string::npos) << fds;
+  const std::vector<std::string> pipes = runner_->protocolPipes();
+  ASSERT_EQ(pipes.size(), 2u);
+  for (const std::string& pipe : pipes) EXPECT_EQ(fds.find(pipe), std::string::npos) << pipe << " in\n" << fds;
+  EXPECT_EQ(runner_->wait(), 3);
+}
+
+TEST_F(RunnerProcessTest, AnIncompleteResultTheProgramConfirmsItselfIsTampering) {
+  const std::string message =
+      tampering(roundTrip(encodeRequest(evaluate("half", hostile("incomplete_result.py"))), "half"));
+  EXPECT_NE(message.find("does not read as an evaluation"), std::string::npos) << message;
+  EXPECT_EQ(runner_->wait(), 3);
+}
+
+TEST_F(RunnerProcessTest, TwoResultsAreTampering) {
+  const std::string message = tampering(roundTrip(encodeRequest(evaluate("two", hostile("two_results.py"))), "two"));
+  EXPECT_NE(message.find("a second answer"), std::string::npos) << message;
+  EXPECT_EQ(runner_->wait(), 3);
+}
+
+TEST_F(RunnerProcessTest, TimingRewrittenAgainstTheJudgesClockIsTampering) {
+  const std::string message =
+      tampering(roundTrip(encodeRequest(evaluate("courier", hostile("rewrite_own_timing.py"))), "courier"));
+  EXPECT_NE(message.find("by this clock"), std::string::npos) << message;
+  EXPECT_NE(message.find("0.02 ms per iteration"), std::string::npos) << message;
+  EXPECT_EQ(runner_->wait(), 3);
+}
+
+TEST_F(RunnerProcessTest, OutputBetweenRequestsIsTamperingReportedOnTheNextRequest) {
+  // The program's own request ends honestly; the helper it left writes once the request is over.
+  auto first = roundTrip(encodeRequest(evaluate("late", hostile("write_between_requests.py"))), "late");
+  ASSERT_FALSE(first.empty());
+  ASSERT_TRUE(std::holds_alternative<ResultEvent>(first.back())) << encodeEvent(first.back());
+  const auto sent = dir_ / "scratch" / "late" / "sent";
+  for (int i = 0; i < 1200 && !std::filesystem::exists(sent); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(std::filesystem::exists(sent)) << "the helper never wrote";
+  std::this_thread::sleep_for(std::chrono::seconds(1));  // the judge reads it at once; leave it time
+  const std::string message = tampering(roundTrip(R"({"id": "next", "op": "hello"})", "next"));
+  EXPECT_NE(message.find("after answering request \"late\""), std::string::npos) << message;
+  EXPECT_NE(message.find("500.0"), std::string::npos) << message;  // the line is quoted
+  EXPECT_EQ(runner_->wait(), 3);
 }

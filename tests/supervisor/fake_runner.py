@@ -2,8 +2,13 @@
 """A stand-in for kscope-runner that speaks protocol 1 and misbehaves on request, for the supervisor tests.
 
 What it does for an `evaluate` request is chosen by the request's candidate.code:
-  ok               phase load, progress, result (with this process's pid)
+  ok               phase load, progress, result (an incorrect evaluation, with this process's pid, cwd and
+                   the request's scratch folder)
   garbage          non-JSON lines and an event of another request on stdout, then ok
+  incomplete       an `ok` result whose payload is half an evaluation (issue 16's forged line)
+  two-results      the evaluated result, then a second one
+  absurd-timing    a timing phase of ~2.5 s whose result claims 100 trials of 0.01 ms
+  stray            ok, then a line on stdout after the answer (between requests)
   flood            20 MB of numbered lines on stderr, then ok
   silent           nothing at all (the supervisor's answer deadline applies)
   hang-in-timing   phase load, then phase timing with a 0.5 s deadline, then sleeps
@@ -37,9 +42,39 @@ def phase(rid, name, deadline):
     send({"id": rid, "event": "phase", "phase": name, "deadline_s": deadline})
 
 
+ENVIRONMENT = {"runner": "fake-runner 1", "device": "cpu", "device_name": "Fake CPU", "torch": "0.0",
+               "python": sys.version.split()[0]}
+
+
+def evaluation(code, passed, trials=10, warmup=2, ref_ms=2.0, cand_ms=0.8):
+    """A complete evaluation payload, as the real runner's (passed: timed, else not)."""
+    seed = {"seed": 42, "passed": passed, "max_abs_err": 0.0 if passed else 0.5, "max_rel_err": 0.0,
+            "atol": 1e-4, "rtol": 1e-4, "message": "" if passed else "max abs error 0.5 > atol 0.0001"}
+    payload = {
+        "code_hash": "sha256:" + hashlib.sha256(code.encode()).hexdigest(),
+        "device": "cpu",
+        "environment": ENVIRONMENT,
+        "build": {"seconds": 0.1, "cache_hit": True, "flags": [], "extensions": []},
+        "correctness": {"passed": passed, "seeds": [seed], "outputs": []},
+        "kernels": [],
+        "probes": {"timing": {"bandwidth_floor": {"applicable": False, "input_bytes": 32768, "output_bytes": 32768}}},
+    }
+    if passed:
+        def stats(ms):
+            return {"median_ms": ms, "min_ms": ms, "iqr_ms": 0.0, "cv": 0.0, "host_median_ms": ms + 0.1,
+                    "host_min_ms": ms + 0.1, "clock_gap_ms": 0.1, "max_ms": ms, "trials_ms": [ms] * trials}
+        payload["timing"] = {"clock": "wall", "trials": trials, "warmup": warmup, "order_seed": 42,
+                             "reference": stats(ref_ms), "candidate": stats(cand_ms), "speedup": ref_ms / cand_ms,
+                             "host_speedup": (ref_ms + 0.1) / (cand_ms + 0.1)}
+    else:
+        payload["timing_note"] = "not timed: the candidate is incorrect"
+    return payload
+
+
 def result(rid):
-    send({"id": rid, "event": "result", "ok": True,
-          "result": {"pid": os.getpid(), "cwd": os.getcwd(), "scratch": SCRATCH.get(rid, "")}})
+    payload = evaluation("ok", False)
+    payload.update({"pid": os.getpid(), "cwd": os.getcwd(), "scratch": SCRATCH.get(rid, "")})
+    send({"id": rid, "event": "result", "ok": False, "result": payload})
 
 
 SCRATCH = {}
@@ -92,6 +127,18 @@ def evaluate(rid, behaviour):
             hoard.append(bytearray(b"\x01") * (20 << 20))
             time.sleep(0.02)
         time.sleep(60)
+    elif behaviour == "incomplete":
+        phase(rid, "load", 5)
+        send({"id": rid, "event": "result", "ok": True,
+              "result": {"code_hash": "sha256:00", "correctness": {"passed": True}, "timing": {"speedup": 500.0}}})
+    elif behaviour == "two-results":
+        pretend_to_evaluate(rid, behaviour)
+        pretend_to_evaluate(rid, behaviour)
+    elif behaviour == "absurd-timing":
+        pretend_to_evaluate(rid, behaviour, trials=100, warmup=5, ref_ms=0.01, cand_ms=0.01, seconds=2.5)
+    elif behaviour == "stray":
+        result(rid)
+        send({"id": rid, "event": "result", "ok": True, "result": evaluation("stray", True)})
     elif behaviour == "unusable":
         send({"id": rid, "event": "error",
               "error": {"kind": "runtime", "message": "CUDA error: an illegal memory access was encountered",
@@ -101,29 +148,21 @@ def evaluate(rid, behaviour):
         pretend_to_evaluate(rid, behaviour)
 
 
-def pretend_to_evaluate(rid, code):
-    for name in ("load", "build", "correctness", "timing"):
+def pretend_to_evaluate(rid, code, trials=10, warmup=2, ref_ms=2.0, cand_ms=0.8, seconds=None):
+    """The four phases, progress through the timing phase's iterations (spread over `seconds` when given,
+    else as long as the claimed calls take), and a complete result."""
+    for name in ("load", "build", "correctness"):
         phase(rid, name, 5)
     passed = os.environ.get("FAKE_RUNNER_INCORRECT") != "1"
-    seed = {"seed": 42, "passed": passed, "max_abs_err": 0.0 if passed else 0.5, "max_rel_err": 0.0,
-            "atol": 1e-4, "rtol": 1e-4, "message": "" if passed else "max abs error 0.5 > atol 0.0001"}
-    payload = {
-        "code_hash": "sha256:" + hashlib.sha256(code.encode()).hexdigest(),
-        "device": "cpu",
-        "environment": {"runner": "fake-runner 1", "device": "cpu", "device_name": "Fake CPU", "torch": "0.0",
-                        "python": sys.version.split()[0]},
-        "build": {"seconds": 0.1, "cache_hit": True, "flags": [], "extensions": []},
-        "correctness": {"passed": passed, "seeds": [seed], "outputs": []},
-        "kernels": [],
-    }
-    stats = {"median_ms": 2.0, "min_ms": 1.9, "iqr_ms": 0.1, "cv": 0.02, "host_median_ms": 2.1,
-             "host_min_ms": 2.0, "clock_gap_ms": 0.1}
     if passed:
-        payload["timing"] = {"clock": "wall", "trials": 10, "warmup": 2, "order_seed": 42, "reference": stats,
-                             "candidate": dict(stats, median_ms=0.8), "speedup": 2.5, "host_speedup": 2.4}
-    else:
-        payload["timing_note"] = "not timed: the candidate is incorrect"
-    send({"id": rid, "event": "result", "ok": passed, "result": payload})
+        phase(rid, "timing", 30)
+        total = warmup + trials
+        pause = (seconds if seconds is not None else total * (ref_ms + cand_ms) / 1000) / total
+        for i in range(1, total + 1):
+            time.sleep(pause)
+            send({"id": rid, "event": "progress", "phase": "timing", "done": i, "total": total})
+    send({"id": rid, "event": "result", "ok": passed,
+          "result": evaluation(code, passed, trials, warmup, ref_ms, cand_ms)})
 
 
 def main():
@@ -143,7 +182,7 @@ def main():
             send({"id": rid, "event": "result", "ok": True, "result": {}})
             return
         if op == "hello":
-            send({"id": rid, "event": "result", "ok": True, "result": {"environment": {"runner": "fake"}}})
+            send({"id": rid, "event": "result", "ok": True, "result": {"environment": ENVIRONMENT}})
             continue
         if op == "warm_up":
             send({"id": rid, "event": "result", "ok": True,

@@ -151,16 +151,65 @@ TEST(RunnerSupervisor, ExitStatusIsReported) {
   EXPECT_TRUE(s.request(evaluate("ok")).isResult());
 }
 
-TEST(RunnerSupervisor, GarbageAndOtherRequestsEventsOnStdoutAreIgnored) {
+// Issue 16: the runner's stdout carries its judge's lines only, so anything else on it is tampering: the
+// request ends with a `tampering` error quoting it, and the runner is replaced.
+TEST(RunnerSupervisor, GarbageAndOtherRequestsEventsOnStdoutAreTampering) {
   RunnerSupervisor s(fakeRunner());
+  const auto before = runnerPid(s.request(evaluate("ok")));
   std::vector<std::string> ids;
   protocol::Request r = evaluate("garbage");
   r.id = "mine";
   RequestOutcome o = s.request(r, [&](const protocol::Event& e) {
     if (auto* res = std::get_if<protocol::ResultEvent>(&e)) ids.push_back(res->id);
   });
-  ASSERT_TRUE(o.isResult()) << o.error()->error.message;
-  EXPECT_EQ(ids, std::vector<std::string>{"mine"});
+  ASSERT_NE(o.error(), nullptr);
+  EXPECT_EQ(o.error()->id, "mine");
+  EXPECT_EQ(o.error()->error.kind, ErrorKind::Tampering);
+  EXPECT_NE(o.error()->error.message.find("this is not JSON"), std::string::npos) << o.error()->error.message;
+  EXPECT_TRUE(ids.empty());
+  const auto after = runnerPid(s.request(evaluate("ok")));
+  EXPECT_NE(after, 0);
+  EXPECT_NE(after, before);
+}
+
+TEST(RunnerSupervisor, AnIncompleteResultIsTamperingNotACorrectOne) {
+  RunnerSupervisor s(fakeRunner());
+  std::vector<std::string> ends;
+  RequestOutcome o = s.request(evaluate("incomplete"), [&](const protocol::Event& e) {
+    if (std::holds_alternative<protocol::ResultEvent>(e)) ends.push_back("result");
+    if (std::holds_alternative<protocol::ErrorEvent>(e)) ends.push_back("error");
+  });
+  ASSERT_NE(o.error(), nullptr);
+  EXPECT_EQ(o.error()->error.kind, ErrorKind::Tampering);
+  EXPECT_NE(o.error()->error.message.find("does not read as an evaluation"), std::string::npos)
+      << o.error()->error.message;
+  EXPECT_EQ(ends, std::vector<std::string>{"error"});  // the sink never saw the result
+}
+
+TEST(RunnerSupervisor, TimingThatContradictsOurClockIsTampering) {
+  RunnerSupervisor s(fakeRunner());
+  RequestOutcome o = s.request(evaluate("absurd-timing"));
+  ASSERT_NE(o.error(), nullptr);
+  EXPECT_EQ(o.error()->error.kind, ErrorKind::Tampering);
+  EXPECT_EQ(o.error()->error.phase, "timing");
+  EXPECT_NE(o.error()->error.message.find("per iteration"), std::string::npos) << o.error()->error.message;
+  // The same runner shape with honest timing is accepted (the fake's other programs are timed honestly).
+  RequestOutcome honest = s.request(evaluate("fine"));
+  ASSERT_TRUE(honest.isResult()) << honest.error()->error.message;
+  EXPECT_TRUE(honest.result()->ok);
+}
+
+TEST(RunnerSupervisor, OutputAfterTheAnswerGetsTheRunnerReplaced) {
+  RunnerSupervisor s(fakeRunner());
+  for (const char* behaviour : {"stray", "two-results"}) {
+    RequestOutcome first = s.request(evaluate(behaviour));
+    ASSERT_TRUE(first.isResult()) << behaviour;  // one answer, complete: accepted as it came
+    const auto pid = s.runnerInfo()->pid;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the extra line has arrived
+    RequestOutcome next = s.request(evaluate("ok"));
+    ASSERT_TRUE(next.isResult()) << behaviour;
+    EXPECT_NE(runnerPid(next), pid) << behaviour << ": the runner that spoke between requests served again";
+  }
 }
 
 TEST(RunnerSupervisor, AFloodOfStderrNeitherBlocksTheRunnerNorGrowsWithoutBound) {

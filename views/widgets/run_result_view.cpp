@@ -223,6 +223,8 @@ QString errorTitle(protocol::ErrorKind kind) {
       return QObject::tr("Out of memory");
     case protocol::ErrorKind::Cancelled:
       return QObject::tr("Cancelled");
+    case protocol::ErrorKind::Tampering:
+      return QObject::tr("Tampering: the result was not accepted");
   }
   return {};
 }

@@ -1,0 +1,364 @@
+#include "app/kscope-runner/judge.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "app/kscope-runner/executor_link.h"
+#include "core/protocol/json_codec.h"
+#include "core/protocol/request_clock.h"
+#include "core/protocol/result_acceptance.h"
+
+namespace ks::runner {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using protocol::ErrorEvent;
+using protocol::Event;
+using protocol::ResultEvent;
+
+constexpr std::size_t kMaxExecutorLineBytes = 256u << 20;  // as the supervisor's limit on the runner's lines
+constexpr std::size_t kQuoteBytes = 300;
+constexpr double kExecutorExitGraceS = 2;  // after the end of its input, or after its channel closed
+
+std::string quote(const std::string& line) {
+  return line.size() <= kQuoteBytes ? line
+                                    : line.substr(0, kQuoteBytes) + "… (" + std::to_string(line.size()) + " bytes)";
+}
+
+std::string randomToken() {
+  unsigned char bytes[16] = {};
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : bytes) {
+    out += hex[b >> 4];
+    out += hex[b & 15];
+  }
+  // Never a token the executor could know in advance, even where getrandom failed.
+  return out + "-" + std::to_string(Clock::now().time_since_epoch().count());
+}
+
+std::string describe(int status) {
+  if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
+  return "exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+// Ends this process the way the executor ended: the same exit status, or the same signal (no core file:
+// the executor's is the one that matters).
+[[noreturn]] void endLike(int status) {
+  std::fflush(nullptr);
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    const rlimit none{0, 0};
+    setrlimit(RLIMIT_CORE, &none);
+    std::signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, nullptr);
+    raise(sig);
+    _exit(128 + sig);
+  }
+  _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}
+
+bool sendAll(int fd, const std::string& data) {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Lines of one descriptor, read as they come (poll first).
+class LineReader {
+ public:
+  LineReader(int fd, std::size_t maxBytes) : fd_(fd), max_(maxBytes) {}
+
+  // Reads once; false at the end of input or on a read error.
+  bool fill() {
+    char buf[65536];
+    for (;;) {
+      const ssize_t n = ::read(fd_, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      buffer_.append(buf, static_cast<std::size_t>(n));
+      return true;
+    }
+  }
+  std::optional<std::string> next() {
+    const auto nl = buffer_.find('\n');
+    if (nl == std::string::npos) return std::nullopt;
+    std::string line = buffer_.substr(0, nl);
+    buffer_.erase(0, nl + 1);
+    return line;
+  }
+  bool hasLine() const { return buffer_.find('\n') != std::string::npos; }
+  bool tooLong() const { return max_ > 0 && buffer_.size() > max_ && buffer_.find('\n') == std::string::npos; }
+  std::string rest() { return std::exchange(buffer_, {}); }  // an unterminated last line
+
+ private:
+  int fd_;
+  std::size_t max_;
+  std::string buffer_;
+};
+
+class Judge {
+ public:
+  Judge(ProtocolChannel& client, int link, pid_t executor)
+      : client_(client), link_(link), executor_(executor), fromClient_(client.inFd(), 0),
+        fromExecutor_(link, kMaxExecutorLineBytes) {}
+
+  int run() {
+    if (const std::optional<int> end = awaitReady()) return *end;
+    for (;;) {
+      while (!current_) {  // the next request, one at a time
+        std::optional<std::string> line = fromClient_.next();
+        if (!line && !clientOpen_) {
+          std::string last = fromClient_.rest();
+          if (last.empty()) return endOfInput();
+          line = std::move(last);
+        }
+        if (!line) break;
+        if (const std::optional<int> end = onClientLine(*line)) return *end;
+      }
+      pollfd fds[2];
+      nfds_t n = 0;
+      if (!current_ && clientOpen_) fds[n++] = {client_.inFd(), POLLIN, 0};
+      if (executorRunning_) fds[n++] = {link_, POLLIN, 0};
+      if (n == 0) return endOfInput();
+      if (poll(fds, n, -1) < 0) {
+        if (errno == EINTR) continue;
+        std::fprintf(stderr, "kscope-runner: poll failed\n");
+        return 1;
+      }
+      for (nfds_t i = 0; i < n; ++i) {
+        if (!fds[i].revents) continue;
+        if (fds[i].fd == link_) {
+          const bool open = fromExecutor_.fill();
+          while (std::optional<std::string> line = fromExecutor_.next())
+            if (const std::optional<int> end = onExecutorLine(*line)) return *end;
+          if (fromExecutor_.tooLong())
+            return tamper("its executor wrote a line longer than " + std::to_string(kMaxExecutorLineBytes >> 20) +
+                          " MiB");
+          if (!open)
+            if (const std::optional<int> end = executorEnded()) return *end;
+        } else if (!fromClient_.fill()) {
+          clientOpen_ = false;
+        }
+      }
+    }
+  }
+
+ private:
+  struct InFlight {
+    std::string id;
+    protocol::Op op;
+    protocol::RequestClock clock;
+    std::string phase;
+    std::optional<Event> answer;
+    Clock::time_point answeredAt;
+    std::string token;  // the sync token sent after the answer
+  };
+
+  ProtocolChannel& client_;
+  int link_;
+  pid_t executor_;
+  bool executorRunning_ = true, clientOpen_ = true;
+  LineReader fromClient_, fromExecutor_;
+  std::optional<InFlight> current_;
+  std::string lastAnswered_;
+  std::optional<std::string> betweenRequests_;  // what the executor wrote while no request ran
+
+  // The executor's `ready` becomes ours, with its pid (the process that runs programs and holds memory).
+  std::optional<int> awaitReady() {
+    for (;;) {
+      if (std::optional<std::string> line = fromExecutor_.next()) {
+        const protocol::Decoded<Event> decoded = protocol::decodeEvent(*line);
+        const auto* ready = decoded.value ? std::get_if<protocol::ReadyEvent>(&*decoded.value) : nullptr;
+        if (!ready) {
+          std::fprintf(stderr, "kscope-runner: the executor wrote %s before it was ready\n", quote(*line).c_str());
+          stopExecutor(0);
+          return 1;
+        }
+        client_.write(protocol::ReadyEvent{protocol::kProtocolVersion, ready->runner, executor_});
+        return std::nullopt;
+      }
+      pollfd fd{link_, POLLIN, 0};
+      if (poll(&fd, 1, -1) < 0 && errno != EINTR) return 1;
+      if (!fromExecutor_.fill() && !fromExecutor_.hasLine()) endLike(reap(kExecutorExitGraceS).first);
+    }
+  }
+
+  std::optional<int> onClientLine(const std::string& line) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) return std::nullopt;
+    protocol::Decoded<protocol::Request> decoded = protocol::decodeRequest(line);
+    if (!decoded.value) {
+      protocol::ErrorInfo e;
+      e.kind = protocol::ErrorKind::Protocol;
+      e.message = decoded.error;
+      client_.write(ErrorEvent{protocol::requestIdOf(line), e});
+      return std::nullopt;
+    }
+    const protocol::Request& request = *decoded.value;
+    if (betweenRequests_) {
+      client_.write(protocol::tamperingError(request.id, *betweenRequests_, ""));
+      return kExitTampering;
+    }
+    if (request.op == protocol::Op::Shutdown) {
+      client_.write(ResultEvent{request.id, true, protocol::Json::object()});
+      stopExecutor(kExecutorExitGraceS);
+      return 0;
+    }
+    current_ = InFlight{request.id, request.op, protocol::RequestClock(), "", std::nullopt, {}, ""};
+    // The line as the client wrote it (it decoded): what was left out stays left out (trials, ...).
+    sendAll(link_, line + "\n");  // a failure shows as the executor's end
+    return std::nullopt;
+  }
+
+  std::optional<int> onExecutorLine(const std::string& line) {
+    if (!current_) {
+      if (betweenRequests_) return std::nullopt;  // the first line is the evidence; the executor is gone
+      betweenRequests_ = "after answering request \"" + lastAnswered_ + "\", its executor wrote " + quote(line) +
+                         " (a program of an earlier request left code running there); it was stopped";
+      stopExecutor(0);
+      return std::nullopt;
+    }
+    InFlight& c = *current_;
+    if (const std::optional<std::string> token = syncReplyToken(line)) {
+      if (c.token.empty() || *token != c.token)
+        return tamper("its executor wrote a sync reply it was not asked for: " + quote(line));
+      return deliver();
+    }
+    const protocol::Decoded<Event> decoded = protocol::decodeEvent(line);
+    if (!decoded.value)
+      return tamper("its executor wrote a line that is not a protocol event (" + decoded.error + "): " + quote(line));
+    const Event& event = *decoded.value;
+    if (std::holds_alternative<protocol::ReadyEvent>(event))
+      return tamper("its executor wrote a second ready line: " + quote(line));
+    const std::string id = std::visit(
+        [](const auto& e) -> std::string {
+          if constexpr (requires { e.id; }) return e.id;
+          return {};
+        },
+        event);
+    if (id != c.id)
+      return tamper("its executor wrote an event of request \"" + id + "\" while request \"" + c.id +
+                    "\" ran: " + quote(line));
+    const bool answer = std::holds_alternative<ResultEvent>(event) || std::holds_alternative<ErrorEvent>(event);
+    if (c.answer)
+      return tamper(std::string("its executor wrote ") + (answer ? "a second answer" : "an event after its answer") +
+                    ": " + quote(line));
+    if (!answer) {
+      c.clock.observe(event);
+      if (const auto* p = std::get_if<protocol::PhaseEvent>(&event)) c.phase = protocol::phaseName(p->phase);
+      client_.write(event);
+      return std::nullopt;
+    }
+    c.answer = event;
+    c.answeredAt = Clock::now();
+    if (const auto* e = std::get_if<ErrorEvent>(&event); e && e->error.runnerExits) {
+      // The executor cannot go on (an unusable CUDA context) and exits without reading the sync: pass the
+      // error on and end as it does.
+      client_.write(event);
+      endLike(reap(10).first);
+    }
+    c.token = randomToken();
+    sendAll(link_, syncRequestLine(c.token) + "\n");
+    return std::nullopt;
+  }
+
+  // The request is over and had exactly one answer: accept it or not.
+  std::optional<int> deliver() {
+    InFlight& c = *current_;
+    if (const auto* r = std::get_if<ResultEvent>(&*c.answer))
+      if (const std::optional<std::string> why = protocol::rejectResult(c.op, *r, c.clock.finish(c.answeredAt)))
+        return tamper(*why);
+    client_.write(*c.answer);
+    lastAnswered_ = c.id;
+    current_.reset();
+    return std::nullopt;
+  }
+
+  int tamper(const std::string& evidence) {
+    client_.write(protocol::tamperingError(current_ ? current_->id : "", evidence, current_ ? current_->phase : ""));
+    stopExecutor(0);
+    return kExitTampering;
+  }
+
+  // The executor's channel closed: it ended, or closed it and is killed. Nothing when we stopped it already.
+  std::optional<int> executorEnded() {
+    if (!executorRunning_) return std::nullopt;
+    const auto [status, killed] = reap(kExecutorExitGraceS);
+    if (killed) {
+      if (current_) return tamper("its executor closed its channel and did not exit");
+      std::fprintf(stderr, "kscope-runner: the executor closed its channel between requests and was stopped\n");
+      return kExitTampering;
+    }
+    if (current_ && current_->answer)
+      client_.write(protocol::tamperingError(
+          current_->id, "its executor wrote an answer and then " + describe(status) + " before the request was over",
+          current_->phase));
+    endLike(status);
+  }
+
+  int endOfInput() {
+    stopExecutor(kExecutorExitGraceS);
+    return betweenRequests_ ? kExitTampering : 0;
+  }
+
+  // Ends the executor: closes its channel, waits up to `graceS` for it to exit, then kills it.
+  void stopExecutor(double graceS) {
+    if (!executorRunning_) return;
+    ::shutdown(link_, SHUT_RDWR);
+    reap(graceS);
+  }
+
+  // Waits up to `graceS` for the executor to exit, then kills and reaps it. {status, killed by us}.
+  std::pair<int, bool> reap(double graceS) {
+    executorRunning_ = false;
+    int status = 0;
+    const auto until = Clock::now() + std::chrono::duration<double>(graceS);
+    for (;;) {
+      const pid_t r = waitpid(executor_, &status, WNOHANG);
+      if (r == executor_) return {status, false};
+      if (r < 0 && errno != EINTR) return {status, false};
+      if (Clock::now() >= until) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    kill(executor_, SIGKILL);
+    while (waitpid(executor_, &status, 0) < 0 && errno == EINTR) {
+    }
+    return {status, true};
+  }
+};
+
+}  // namespace
+
+int runJudge(ProtocolChannel& client, int link, pid_t executor) {
+  return Judge(client, link, executor).run();
+}
+
+}  // namespace ks::runner

@@ -1,0 +1,28 @@
+#pragma once
+// The judge: the half of kscope-runner that holds the client's protocol descriptors (executor_split.h) and
+// never runs Python or a program. It reads the client's requests, answers malformed ones itself, sends the
+// others to its executor one at a time, passes back the request's `phase` and `progress` events, and passes
+// back exactly one answer (`result` or `error`) once it knows the request is over (the sync exchange of
+// executor_link.h) and the answer is acceptable (core/protocol/result_acceptance.h, against the judge's own
+// clock). Anything else the executor writes is tampering: a line that is no event, an event of another
+// request, a second answer, an event after the answer, output between requests, a line over 256 MiB, an
+// answer followed by the executor's end. The request is then answered with a `tampering` error quoting it
+// (runner_exits), the executor is killed and the judge exits kExitTampering; output between requests is
+// reported on the next request. When the executor ends on its own, the judge ends the same way (its exit
+// status, or the same signal), so the supervisor's crash reports read as they did with one process.
+//
+// Where other code hooks in: per-answer work of the judge (e.g. ending what a program left running) goes in
+// Judge::deliver (judge.cpp), right after the answer is written to the client.
+#include <sys/types.h>
+
+#include "app/kscope-runner/protocol_channel.h"
+
+namespace ks::runner {
+
+inline constexpr int kExitTampering = 3;  // as after any error with runner_exits: a new runner is needed
+
+// Serves the client until shutdown, the end of its input, tampering or the executor's end; returns the exit
+// status (or raises the signal that killed the executor).
+int runJudge(ProtocolChannel& client, int link, pid_t executor);
+
+}  // namespace ks::runner
