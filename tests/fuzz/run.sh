@@ -6,11 +6,14 @@
 #                                           a time; fails on any crash, leak, timeout or out-of-memory (CI)
 #   bash tests/fuzz/run.sh long N [JOBS]    build, then each target to N executions, JOBS targets at once
 #                                           (default: the number of cores), and a table of the runs
+#   bash tests/fuzz/run.sh pack FILE.tar.gz build, then pack the binaries (bin/) and the seeds (seeds/) for
+#                                           another machine: KSCOPE_FUZZ_BIN=bin KSCOPE_FUZZ_SEEDS=seeds there
 # Both run modes print one row per target: executions, exec/s, wall time, crashes, corpus size, peak RSS.
 # Environment: KSCOPE_FUZZ_BIN=DIR uses fuzz_* binaries built elsewhere (no build; see docs/fuzzing.md for
 # what they need), KSCOPE_FUZZ_WORK=DIR keeps corpora, artifacts and logs there (default
 # $KSCOPE_FUZZ_BUILD/fuzz-work; the corpora grow from run to run), KSCOPE_FUZZ_TARGETS="a b" runs only those,
-# KSCOPE_DATASETS=DIR the datasets to cut seeds from (default ../shared/datasets).
+# KSCOPE_FUZZ_SEEDS=DIR seeds made before (seeds.sh or pack) instead of cutting them now, KSCOPE_DATASETS=DIR
+# the datasets to cut seeds from (default ../shared/datasets).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -36,10 +39,11 @@ build_targets() {
   echo "fuzz: built ${#targets[@]} targets in $((SECONDS - started)) s ($bin)"
 }
 
-# One target: `fuzz_one TARGET FLAG...`; writes its row to $work/rows/TARGET.
+# One target: `fuzz_one TARGET WORKERS FLAG...`: WORKERS processes share its corpus folder (libFuzzer reloads
+# it as others add to it); its row (summed executions and exec/s, the largest RSS) goes to $work/rows/TARGET.
 fuzz_one() {
-  local t=$1; shift
-  local corpus=$work/corpus/$t artifacts=$work/artifacts/$t/ log=$work/logs/$t.log dict=""
+  local t=$1 workers=$2; shift 2
+  local corpus=$work/corpus/$t artifacts=$work/artifacts/$t/ dict=""
   mkdir -p "$corpus" "$artifacts"
   case $t in
     cuda_source | cuda_l2_kernel) dict=$seeds/cuda.dict ;;
@@ -47,30 +51,43 @@ fuzz_one() {
     kernelbench_task) dict="" ;;
     *) dict=$seeds/json.dict ;;
   esac
-  local start=$EPOCHREALTIME rc=0
-  "$bin/fuzz_$t" "$@" -timeout="$timeout" -rss_limit_mb="$rss" -print_final_stats=1 \
-    -artifact_prefix="$artifacts" ${dict:+-dict="$dict"} "$corpus" "$seeds/$t" >"$log" 2>&1 || rc=$?
+  local start=$EPOCHREALTIME rc=0 pids=() w
+  rm -f "$work/logs/$t".*.log
+  for ((w = 1; w <= workers; w++)); do
+    "$bin/fuzz_$t" "$@" -timeout="$timeout" -rss_limit_mb="$rss" -print_final_stats=1 \
+      -artifact_prefix="$artifacts" ${dict:+-dict="$dict"} "$corpus" "$seeds/$t" >"$work/logs/$t.$w.log" 2>&1 &
+    pids+=($!)
+  done
+  for w in "${pids[@]}"; do wait "$w" || rc=$?; done
   local wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
-  local execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  local rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-  local rssmb=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
-  local corp=$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' "$log" | tail -1 | cut -d' ' -f2)
-  local cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
+  local logs=("$work/logs/$t".*.log)
+  local execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "${logs[@]}" | awk '{ s += $1 } END { print s + 0 }')
+  local rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "${logs[@]}" | awk '{ s += $1 } END { print s + 0 }')
+  local rssmb=$(sed -n 's/^stat::peak_rss_mb: *//p' "${logs[@]}" | sort -n | tail -1)
+  local cov=$(grep -ohE 'cov: [0-9]+' "${logs[@]}" | cut -d' ' -f2 | sort -n | tail -1)
+  local corp="$(find "$corpus" -type f | wc -l)/$(du -sk "$corpus" | cut -f1)K"
   local found=$(find "$artifacts" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) -newer "$work/started" | wc -l)
   ((rc == 0 || found > 0)) || found=1  # it died without an artifact (a failed start counts as a crash too)
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "${execs:-0}" "${rate:-0}" "$wall" "$found" "${corp:-?}" \
-    "${cov:-?}" "${rssmb:-?}" >"$work/rows/$t"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "$execs" "$rate" "$wall" "$found" "$corp" "${cov:-?}" \
+    "${rssmb:-?}" >"$work/rows/$t"
 }
 
-run_all() {  # run_all JOBS FLAG...
-  local jobs=$1; shift
+# `run_all JOBS RUNS|"" FLAG...`: every target, on JOBS cores in all. With more cores than targets each target
+# gets JOBS / targets workers, which split RUNS executions between them.
+run_all() {
+  local jobs=$1 runs=$2; shift 2
+  local workers=$((jobs / ${#targets[@]}))
+  ((workers >= 1)) || workers=1
+  local limit=()
+  [ -n "$runs" ] && limit=(-runs=$(((runs + workers - 1) / workers)))
   mkdir -p "$work/rows" "$work/logs"
   rm -f "$work/rows"/*
   touch "$work/started"
+  echo "fuzz: ${#targets[@]} targets, $workers worker(s) each, $jobs at a time${runs:+, $runs executions each}"
   for t in "${targets[@]}"; do
     [ -x "$bin/fuzz_$t" ] || { echo "fuzz: $bin/fuzz_$t missing" >&2; exit 2; }
-    while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
-    fuzz_one "$t" "$@" &
+    while (($(jobs -rp | wc -l) * workers >= jobs)); do wait -n || true; done
+    fuzz_one "$t" "$workers" "${limit[@]}" "$@" &
   done
   wait
   local crashes=0
@@ -84,8 +101,8 @@ run_all() {  # run_all JOBS FLAG...
     n=$(cut -f5 "$work/rows/$t")
     if ((n > 0)); then
       crashes=$((crashes + n))
-      echo "fuzz: $t FAILED ($n): log $work/logs/$t.log, artifacts $work/artifacts/$t/" >&2
-      grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error:)|deadly signal|Test unit written' "$work/logs/$t.log" | head -8 >&2
+      echo "fuzz: $t FAILED ($n): logs $work/logs/$t.*.log, artifacts $work/artifacts/$t/" >&2
+      grep -hE '^(==[0-9]+==ERROR|SUMMARY|.*runtime error:)|deadly signal|Test unit written' "$work/logs/$t".*.log | head -8 >&2
     fi
   done
   ((crashes == 0)) || exit 1
@@ -96,13 +113,28 @@ case $mode in
   build) build_targets; exit 0 ;;
   smoke) seconds=${2:-5}; jobs=${KSCOPE_FUZZ_JOBS:-2} ;;
   long) runs=${2:?usage: run.sh long N [JOBS]}; jobs=${3:-$(nproc)} ;;
+  pack)
+    file=$(realpath -m "${2:?usage: run.sh pack FILE.tar.gz}")
+    build_targets
+    stage=$(mktemp -d)
+    mkdir -p "$stage/bin"
+    for t in "${targets[@]}"; do cp "$bin/fuzz_$t" "$stage/bin/"; done
+    bash "$here/seeds.sh" "$stage/seeds" >/dev/null
+    tar -C "$stage" -czf "$file" bin seeds
+    rm -rf "$stage"
+    echo "fuzz: packed ${#targets[@]} targets and their seeds into $file ($(du -h "$file" | cut -f1))"
+    exit 0 ;;
   *) sed -n '2,14p' "$0"; exit 2 ;;
 esac
 build_targets
 work=${KSCOPE_FUZZ_WORK:-$build/fuzz-work}
-seeds=$work/seeds
-rm -rf "$seeds"
-bash "$here/seeds.sh" "$seeds"
+if [ -n "${KSCOPE_FUZZ_SEEDS:-}" ]; then
+  seeds=$(realpath "$KSCOPE_FUZZ_SEEDS")
+else
+  seeds=$work/seeds
+  rm -rf "$seeds"
+  bash "$here/seeds.sh" "$seeds"
+fi
 # Readable stack traces when llvm-symbolizer is there (Debian: llvm).
 sym=$(command -v llvm-symbolizer || command -v llvm-symbolizer-14 || true)
 [ -n "$sym" ] && export ASAN_SYMBOLIZER_PATH=$sym
@@ -111,8 +143,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 timeout=10
 rss=2048
 if [ "$mode" = smoke ]; then
-  run_all "$jobs" -max_total_time="$seconds"
+  run_all "$jobs" "" -max_total_time="$seconds"
 else
   timeout=25
-  run_all "$jobs" -runs="$runs"
+  run_all "$jobs" "$runs"
 fi
