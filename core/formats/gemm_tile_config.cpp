@@ -151,7 +151,7 @@ class Collector {
 };
 
 // Lines longer than this are not read: libstdc++'s std::regex recurses once per character a repetition
-// takes, and a line of some thousands of characters overflowed the stack (found by tests/fuzz,
+// takes, and a line of some thousands of characters overflowed the stack (reproduced with the tests/fuzz
 // cuda_l2_kernel). A declaration of a tile is short; CUDA-L2's longest line is 448 characters.
 constexpr std::size_t kMaxScannedLine = 1024;
 
@@ -310,7 +310,7 @@ std::optional<std::vector<std::int64_t>> gemmBlockTile(const TileConfig& config)
 namespace {
 
 // A hand-written scan, not std::regex: libstdc++'s regex recurses once per character a repetition takes, so
-// `\s*` over a long run of spaces overflowed the stack (found by tests/fuzz, cuda_l2_kernel).
+// `\s*` over a long run of spaces overflowed the stack (reproduced with the tests/fuzz target cuda_l2_kernel).
 class EntryScanner {
  public:
   explicit EntryScanner(std::string_view text) : text_(text) {}

@@ -94,8 +94,8 @@ TEST(GemmTileConfig, BlockTileIsTheLcmOfEachExtentsValues) {
   EXPECT_EQ(gemmBlockTile(parseGemmTileConfig("constexpr int BM = 64;\nconstexpr int BN = 64;\n")), std::nullopt);
 }
 
-// Found by tests/fuzz (cuda_l2_kernel): libstdc++'s std::regex recurses once per character a repetition takes,
-// so one long line (or a long run of spaces inside a declaration) overflowed the stack and killed the
+// Reproduced with the fuzz target cuda_l2_kernel (tests/fuzz): libstdc++'s std::regex recurses once per
+// character a repetition takes, so one long line (or a long run of spaces inside a declaration) overflowed the stack and killed the
 // process. Each case here crashed before the fix.
 TEST(GemmTileConfig, LongLinesDoNotExhaustTheStack) {
   const std::string longAlias = "using TileShape = cute::Shape<" + std::string(200000, 'a') + ">;\n";

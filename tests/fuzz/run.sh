@@ -4,8 +4,9 @@
 #                                           (default build-fuzz; only ks_formats, ks_protocol and their deps)
 #   bash tests/fuzz/run.sh smoke [SECONDS]  build, then each target SECONDS (default 5) on fresh seeds, two at
 #                                           a time; fails on any crash, leak, timeout or out-of-memory (CI)
-#   bash tests/fuzz/run.sh long N [JOBS]    build, then each target to N executions, JOBS targets at once
-#                                           (default: the number of cores), and a table of the runs
+#   bash tests/fuzz/run.sh long N [JOBS] [SECONDS]  build, then each target to N executions on JOBS cores in
+#                                           all (default: every core; more cores than targets: several
+#                                           workers a target), or for at most SECONDS a target; a table
 #   bash tests/fuzz/run.sh pack FILE.tar.gz build, then pack the binaries (bin/) and the seeds (seeds/) for
 #                                           another machine: KSCOPE_FUZZ_BIN=bin KSCOPE_FUZZ_SEEDS=seeds there
 # Both run modes print one row per target: executions, exec/s, wall time, crashes, corpus size, peak RSS.
@@ -112,7 +113,7 @@ run_all() {
 case $mode in
   build) build_targets; exit 0 ;;
   smoke) seconds=${2:-5}; jobs=${KSCOPE_FUZZ_JOBS:-2} ;;
-  long) runs=${2:?usage: run.sh long N [JOBS]}; jobs=${3:-$(nproc)} ;;
+  long) runs=${2:?usage: run.sh long N [JOBS] [SECONDS]}; jobs=${3:-$(nproc)}; seconds=${4:-} ;;
   pack)
     file=$(realpath -m "${2:?usage: run.sh pack FILE.tar.gz}")
     build_targets
@@ -124,7 +125,7 @@ case $mode in
     rm -rf "$stage"
     echo "fuzz: packed ${#targets[@]} targets and their seeds into $file ($(du -h "$file" | cut -f1))"
     exit 0 ;;
-  *) sed -n '2,14p' "$0"; exit 2 ;;
+  *) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2 ;;
 esac
 build_targets
 work=${KSCOPE_FUZZ_WORK:-$build/fuzz-work}
@@ -146,5 +147,5 @@ if [ "$mode" = smoke ]; then
   run_all "$jobs" "" -max_total_time="$seconds"
 else
   timeout=25
-  run_all "$jobs" "$runs"
+  run_all "$jobs" "$runs" ${seconds:+-max_total_time="$seconds"}
 fi
