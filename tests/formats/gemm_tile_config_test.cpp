@@ -95,8 +95,8 @@ TEST(GemmTileConfig, BlockTileIsTheLcmOfEachExtentsValues) {
 }
 
 // Reproduced with the fuzz target cuda_l2_kernel (tests/fuzz): libstdc++'s std::regex recurses once per
-// character a repetition takes, so one long line (or a long run of spaces inside a declaration) overflowed the stack and killed the
-// process. Each case here crashed before the fix.
+// character a repetition takes, so one long line (or a long run of spaces inside a declaration) overflowed
+// the stack and killed the process. Each case here crashed before the fix.
 TEST(GemmTileConfig, LongLinesDoNotExhaustTheStack) {
   const std::string longAlias = "using TileShape = cute::Shape<" + std::string(200000, 'a') + ">;\n";
   const TileConfig c = parseGemmTileConfig(longAlias + "auto BM = Int<128>{};\n");
