@@ -3,7 +3,8 @@
 #   bash tests/fuzz/run.sh build            configure and build them with clang into $KSCOPE_FUZZ_BUILD
 #                                           (default build-fuzz; only ks_formats, ks_protocol and their deps)
 #   bash tests/fuzz/run.sh smoke [SECONDS]  build, then each target SECONDS (default 5) on fresh seeds, two at
-#                                           a time; fails on any crash, leak, timeout or out-of-memory (CI)
+#                                           a time, from the seeds alone; fails on any crash, leak, timeout or
+#                                           out-of-memory (CI)
 #   bash tests/fuzz/run.sh long N [JOBS] [SECONDS]  build, then each target to N executions on JOBS cores in
 #                                           all (default: every core; more cores than targets: several
 #                                           workers a target), or for at most SECONDS a target; a table
@@ -44,7 +45,7 @@ build_targets() {
 # it as others add to it); its row (summed executions and exec/s, the largest RSS) goes to $work/rows/TARGET.
 fuzz_one() {
   local t=$1 workers=$2; shift 2
-  local corpus=$work/corpus/$t artifacts=$work/artifacts/$t/ dict=""
+  local corpus=$corpora/$t artifacts=$work/artifacts/$t/ dict=""
   mkdir -p "$corpus" "$artifacts"
   case $t in
     cuda_source | cuda_l2_kernel) dict=$seeds/cuda.dict ;;
@@ -66,8 +67,9 @@ fuzz_one() {
   local rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "${logs[@]}" | awk '{ s += $1 } END { print s + 0 }')
   local rssmb=$(sed -n 's/^stat::peak_rss_mb: *//p' "${logs[@]}" | sort -n | tail -1)
   local cov=$(grep -ohE 'cov: [0-9]+' "${logs[@]}" | cut -d' ' -f2 | sort -n | tail -1)
-  local corp="$(find "$corpus" -type f | wc -l)/$(du -sk "$corpus" | cut -f1)K"
-  local found=$(find "$artifacts" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) -newer "$work/started" | wc -l)
+  local corp="$(find "$corpus" -type f | wc -l)/$(du -sk --apparent-size "$corpus" | cut -f1)K"
+  local found=$(find "$artifacts" -type f -newer "$work/started" \
+    \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
   ((rc == 0 || found > 0)) || found=1  # it died without an artifact (a failed start counts as a crash too)
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "$execs" "$rate" "$wall" "$found" "$corp" "${cov:-?}" \
     "${rssmb:-?}" >"$work/rows/$t"
@@ -103,7 +105,8 @@ run_all() {
     if ((n > 0)); then
       crashes=$((crashes + n))
       echo "fuzz: $t FAILED ($n): logs $work/logs/$t.*.log, artifacts $work/artifacts/$t/" >&2
-      grep -hE '^(==[0-9]+==ERROR|SUMMARY|.*runtime error:)|deadly signal|Test unit written' "$work/logs/$t".*.log | head -8 >&2
+      grep -hE '^(==[0-9]+==ERROR|SUMMARY|.*runtime error:)|deadly signal|Test unit written' \
+        "$work/logs/$t".*.log | head -8 >&2
     fi
   done
   ((crashes == 0)) || exit 1
@@ -143,7 +146,11 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 timeout=10
 rss=2048
+# The smoke run starts from the seeds alone, so its time does not grow with the corpus; long runs keep theirs.
+corpora=$work/corpus
 if [ "$mode" = smoke ]; then
+  corpora=$work/smoke-corpus
+  rm -rf "$corpora"
   run_all "$jobs" "" -max_total_time="$seconds"
 else
   timeout=25

@@ -81,4 +81,5 @@ fi
     sort -u | sed 's/"/\\"/g; s/^/"/; s/$/"/'
 } >"$out/json.dict"
 cp "$here"/dicts/*.dict "$out/"
-printf 'seeds: %s\n' "$(for d in "$out"/*/; do printf '%s %s, ' "$(basename "$d")" "$(find "$d" -type f | wc -l)"; done)"
+counts=$(for d in "$out"/*/; do printf '%s %s, ' "$(basename "$d")" "$(find "$d" -type f | wc -l)"; done)
+echo "seeds: ${counts%, }"
