@@ -160,8 +160,8 @@ std::vector<Measurement> readResultsJson(const fs::path& path, IssueList& issues
     return out;
   } catch (const nlohmann::json::exception& e) {
     // A number beyond double's range (out_of_range 406, "number overflow parsing '1e999'") carries no byte
-    // position: the line is where that number's text first occurs. It used to escape and end the process
-    // (found by the good_kernels_json fuzz target).
+    // position: the line is where that number's text first occurs. It used to escape the reader, and the
+    // whole folder failed to open (found by the good_kernels_json fuzz target).
     const std::string what = e.what();
     int line = 0;
     if (const auto open = what.find('\''), close = what.rfind('\'');

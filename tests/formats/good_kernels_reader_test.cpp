@@ -125,7 +125,7 @@ TEST(GoodKernelsReader, ResultsJson) {
 }
 
 // Found by the good_kernels_json fuzz target: a number beyond double's range made nlohmann throw
-// out_of_range, which the reader did not catch, and the process ended (std::terminate).
+// out_of_range, which escaped the reader (kscope summary: "internal error", nothing loaded).
 TEST(GoodKernelsReader, ResultsJsonWithANumberBeyondDoubleIsAnIssueNotACrash) {
   test::TempDir dir;
   writeTask(dir, "Huge");
