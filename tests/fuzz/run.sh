@@ -15,7 +15,8 @@
 # what they need), KSCOPE_FUZZ_WORK=DIR keeps corpora, artifacts and logs there (default
 # $KSCOPE_FUZZ_BUILD/fuzz-work; the corpora grow from run to run), KSCOPE_FUZZ_TARGETS="a b" runs only those,
 # KSCOPE_FUZZ_SEEDS=DIR seeds made before (seeds.sh or pack) instead of cutting them now, KSCOPE_DATASETS=DIR
-# the datasets to cut seeds from (default ../shared/datasets).
+# the datasets to cut seeds from (default ../shared/datasets), KSCOPE_FUZZ_FLAGS="-max_len=4096" more libFuzzer
+# flags for every process.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -31,7 +32,9 @@ build_targets() {
     return
   fi
   local started=$SECONDS
-  export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-$(command -v ccache || true)}
+  if [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ] && command -v ccache >/dev/null; then
+    export CMAKE_CXX_COMPILER_LAUNCHER=ccache
+  fi
   mkdir -p "$build"
   cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Fuzz -DKSCOPE_FUZZ=ON \
     -DKSCOPE_GUI=OFF -DKSCOPE_ENGINE=OFF -DKSCOPE_TESTS=OFF -DKSCOPE_MAN_PAGES=OFF >"$build/fuzz-configure.log" 2>&1 ||
@@ -56,7 +59,7 @@ fuzz_one() {
   local start=$EPOCHREALTIME rc=0 pids=() w
   rm -f "$work/logs/$t".*.log
   for ((w = 1; w <= workers; w++)); do
-    "$bin/fuzz_$t" "$@" -timeout="$timeout" -rss_limit_mb="$rss" -print_final_stats=1 \
+    "$bin/fuzz_$t" "$@" ${KSCOPE_FUZZ_FLAGS:-} -timeout="$timeout" -rss_limit_mb="$rss" -print_final_stats=1 \
       -artifact_prefix="$artifacts" ${dict:+-dict="$dict"} "$corpus" "$seeds/$t" >"$work/logs/$t.$w.log" 2>&1 &
     pids+=($!)
   done
