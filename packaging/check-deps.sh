@@ -5,22 +5,25 @@
 # --no-recommends`). A package that is merely installed on this machine does not count: that is how CI
 # passed while a fresh machine failed (Qt6Charts needs libqt6opengl6-dev, which qt6-charts-dev does not
 # depend on).
-#   bash packaging/check-deps.sh [BUILD_DIR] [--list FILE]   (default: build, packaging/debian-build-deps.txt)
+#   bash packaging/check-deps.sh [BUILD_DIR] [--list FILE]...   (default: build, packaging/debian-build-deps.txt;
+#   several lists count as one, e.g. the build and test lists for the fuzz tree)
 # Exit 0 when every one is covered, 1 naming each that is not, 2 when it cannot check.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 build=build
-list="$here/debian-build-deps.txt"
+lists=()
 while (($#)); do
   case "$1" in
-    --list) list="$2"; shift 2 ;;
+    --list) lists+=("$2"); shift 2 ;;
     *) build="$1"; shift ;;
   esac
 done
 cache="$build/CMakeCache.txt"
 [ -f "$cache" ] || { echo "check-deps: $cache not found: configure first (bash packaging/build.sh)" >&2; exit 2; }
-[ -f "$list" ] || { echo "check-deps: $list not found" >&2; exit 2; }
-mapfile -t named < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$list")
+((${#lists[@]})) || lists=("$here/debian-build-deps.txt")
+for l in "${lists[@]}"; do [ -f "$l" ] || { echo "check-deps: $l not found" >&2; exit 2; }; done
+list=${lists[*]}
+mapfile -t named < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "${lists[@]}")
 
 # The hard-dependency closure of the list. apt-cache needs package lists; a machine that never ran
 # apt-get update has none, so get them (as install-deps.sh would) rather than check against nothing.
@@ -84,4 +87,4 @@ if ((bad)); then
   echo "check-deps: FAILED: a fresh machine that installs only $list cannot configure this tree" >&2
   exit 1
 fi
-echo "check-deps: all $checked files the configure step found come from the ${#pulled[@]} packages that $(basename "$list") pulls in"
+echo "check-deps: all $checked files the configure step found come from the ${#pulled[@]} packages that $(for l in "${lists[@]}"; do basename "$l"; done | paste -sd+) pulls in"

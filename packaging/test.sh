@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # README command 2: install what is missing, build with warnings as errors, check that the install list
 # brings everything the configure step used (packaging/check-deps.sh, so a package that is only installed
-# on this machine fails here, not on a new user's), then run every test.
+# on this machine fails here, not on a new user's), then run every test, then the fuzz smoke run (every
+# reader and the runner's request decoder under libFuzzer, a few seconds each; tests/fuzz/run.sh).
 # GPU-labelled tests skip with a message on a machine without CUDA; GUI tests run offscreen.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${KSCOPE_BUILD_DIR:-build}
-bash packaging/install-deps.sh
+bash packaging/install-deps.sh packaging/debian-build-deps.txt packaging/debian-test-deps.txt
 bash packaging/build.sh -DKSCOPE_WERROR=ON
 bash packaging/check-deps.sh "$build"
 # The check must still reject the list that broke a fresh machine (it lacked libqt6opengl6-dev).
@@ -18,3 +19,8 @@ fi
 echo "check-deps: rejects the pre-issue-12 list, naming libqt6opengl6-dev: ok"
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir "$build" --output-on-failure -j2
+# Fuzz smoke run: its own clang build of the readers (build-fuzz), then each target for a few seconds; the
+# test list must bring clang and libFuzzer (the check reads that tree's configure cache).
+bash tests/fuzz/run.sh smoke
+bash packaging/check-deps.sh "${KSCOPE_FUZZ_BUILD:-build-fuzz}" --list packaging/debian-build-deps.txt \
+  --list packaging/debian-test-deps.txt

@@ -150,6 +150,11 @@ class Collector {
   std::set<std::pair<std::string, std::string>> seen_;
 };
 
+// Lines longer than this are not read: libstdc++'s std::regex recurses once per character a repetition
+// takes, and a line of some thousands of characters overflowed the stack (reproduced with the tests/fuzz
+// cuda_l2_kernel). A declaration of a tile is short; CUDA-L2's longest line is 448 characters.
+constexpr std::size_t kMaxScannedLine = 1024;
+
 struct Patterns {
   // NAME = Int<V>{} | NAME = 123 (also in template defaults and comma-separated declarations).
   std::regex assignment{
@@ -276,7 +281,8 @@ TileConfig parseGemmTileConfig(std::string_view source) {
     const std::size_t end = std::min(code.find('\n', start), code.size());
     ++line;
     const std::string text = code.substr(start, end - start);
-    if (text.find_first_not_of(" \t\r") != std::string::npos) scanLine(text, line, out);
+    if (text.size() <= kMaxScannedLine && text.find_first_not_of(" \t\r") != std::string::npos)
+      scanLine(text, line, out);
     if (end == code.size()) break;
     start = end + 1;
   }
@@ -288,21 +294,94 @@ std::optional<std::vector<std::int64_t>> gemmBlockTile(const TileConfig& config)
   for (const char* name : {"BM", "BN", "BK"}) {
     std::int64_t lcm = 0;
     for (const TileParameter* p : config.all(name))
-      if (p->number && *p->number > 0) lcm = lcm ? std::lcm(lcm, *p->number) : *p->number;
+      if (p->number && *p->number > 0) {
+        if (lcm == 0) {
+          lcm = *p->number;
+        } else if (__builtin_mul_overflow(lcm / std::gcd(lcm, *p->number), *p->number, &lcm)) {
+          return std::nullopt;  // no tile fits them all (std::lcm would overflow: undefined behaviour)
+        }
+      }
     if (lcm == 0) return std::nullopt;
     tile.push_back(lcm);
   }
   return tile;
 }
 
+namespace {
+
+// A hand-written scan, not std::regex: libstdc++'s regex recurses once per character a repetition takes, so
+// `\s*` over a long run of spaces overflowed the stack (reproduced with the tests/fuzz target cuda_l2_kernel).
+class EntryScanner {
+ public:
+  explicit EntryScanner(std::string_view text) : text_(text) {}
+
+  // `void NAME ( P , P , P , P ) {` at `at` (just past "void"); P = [const] (torch|at)::Tensor [&] NAME.
+  std::optional<std::string> outEntryAt(std::size_t at) {
+    pos_ = at;
+    if (!spaces(true)) return std::nullopt;
+    const std::string_view name = word();
+    if (name.empty()) return std::nullopt;
+    spaces(false);
+    if (!take("(")) return std::nullopt;
+    for (int i = 0; i < 4; ++i) {
+      spaces(false);
+      if (i > 0) {
+        if (!take(",")) return std::nullopt;
+        spaces(false);
+      }
+      if (!tensorParameter()) return std::nullopt;
+    }
+    spaces(false);
+    if (!take(")")) return std::nullopt;
+    spaces(false);
+    if (!take("{")) return std::nullopt;
+    return std::string(name);
+  }
+
+  static bool isWord(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+ private:
+  static bool isSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+  bool spaces(bool required) {
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && isSpace(text_[pos_])) ++pos_;
+    return !required || pos_ > start;
+  }
+  std::string_view word() {
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && isWord(text_[pos_])) ++pos_;
+    return text_.substr(start, pos_ - start);
+  }
+  bool take(std::string_view what) {
+    if (text_.substr(pos_, what.size()) != what) return false;
+    pos_ += what.size();
+    return true;
+  }
+  bool tensorParameter() {
+    if (take("const")) {
+      if (!spaces(true)) return false;
+    }
+    if (!take("torch::Tensor") && !take("at::Tensor")) return false;
+    spaces(false);
+    take("&");
+    spaces(false);
+    return !word().empty();
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
 std::optional<std::string> gemmOutEntry(std::string_view source) {
-  static const std::string kTensor = R"((?:const\s+)?(?:torch|at)::Tensor\s*&?\s*\w+)";
-  static const std::regex kEntry(R"(\bvoid\s+(\w+)\s*\(\s*)" + kTensor + R"(\s*,\s*)" + kTensor +
-                                 R"(\s*,\s*)" + kTensor + R"(\s*,\s*)" + kTensor + R"(\s*\)\s*\{)");
   std::optional<std::string> last;
-  for (auto it = std::cregex_iterator(source.data(), source.data() + source.size(), kEntry);
-       it != std::cregex_iterator(); ++it)
-    last = (*it)[1].str();
+  EntryScanner scanner(source);
+  for (std::size_t at = source.find("void"); at != std::string_view::npos; at = source.find("void", at + 1)) {
+    if (at > 0 && EntryScanner::isWord(source[at - 1])) continue;  // \bvoid
+    if (std::optional<std::string> name = scanner.outEntryAt(at + 4)) last = std::move(name);
+  }
   return last;
 }
 

@@ -35,7 +35,8 @@ struct TileConfig {
   std::vector<const TileParameter*> all(std::string_view name) const;
 };
 
-// Reads the tile configuration out of a CUDA C++ source. Comments are skipped. Never throws.
+// Reads the tile configuration out of a CUDA C++ source. Comments are skipped, and so are lines longer than
+// 1024 characters (no tile is declared on one; reading them could exhaust the stack). Never throws.
 TileConfig parseGemmTileConfig(std::string_view source);
 
 // The out-parameter GEMM entry of a kernel source: the last function declared `void name(T a, T b, T
@@ -45,7 +46,8 @@ std::optional<std::string> gemmOutEntry(std::string_view source);
 
 // The block tile {BM, BN, BK} a GEMM's inputs are padded to: per extent the least common multiple of every
 // integer value the source gives it (a kernel choosing among tiles at run time gets a padding that suits
-// each). nullopt when one of the three has no integer value (not written down, or built by a macro).
+// each). nullopt when one of the three has no integer value (not written down, or built by a macro), or
+// when their least common multiple does not fit in 64 bits.
 std::optional<std::vector<std::int64_t>> gemmBlockTile(const TileConfig& config);
 
 }  // namespace ks

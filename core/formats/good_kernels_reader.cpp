@@ -158,6 +158,19 @@ std::vector<Measurement> readResultsJson(const fs::path& path, IssueList& issues
   } catch (const nlohmann::json::parse_error& e) {
     error(lineOf(*text, e.byte > 0 ? e.byte - 1 : 0), std::string("not JSON: ") + e.what());
     return out;
+  } catch (const nlohmann::json::exception& e) {
+    // A number beyond double's range (out_of_range 406, "number overflow parsing '1e999'") carries no byte
+    // position: the line is where that number's text first occurs. It used to escape the reader, and the
+    // whole folder failed to open (found by the good_kernels_json fuzz target).
+    const std::string what = e.what();
+    int line = 0;
+    if (const auto open = what.find('\''), close = what.rfind('\'');
+        open != std::string::npos && close > open + 1) {
+      if (const auto at = text->find(what.substr(open + 1, close - open - 1)); at != std::string::npos)
+        line = lineOf(*text, at);
+    }
+    error(line, std::string("not JSON: ") + what);
+    return out;
   }
   if (!json.is_object() || !json.contains("measurements") || !json["measurements"].is_array()) {
     error(1, "expected an object {\"measurements\": [...]}");

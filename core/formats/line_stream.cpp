@@ -63,12 +63,17 @@ LineStreamResult streamLines(const std::filesystem::path& path, const LoadOption
 
   const std::size_t maxLine = std::max<std::size_t>(options.maxLineBytes, 1);
   const std::size_t bufferCap = maxLine + 1;  // the longest accepted line plus its '\n'
-  std::vector<char> buffer(std::min(kBlockBytes, bufferCap));
+  // A block, or less for a file known to be smaller (a few bytes past its size, so that the first read sees
+  // its end): opening a 1 KB file used to zero-fill 16 MiB. The buffer still grows for a longer line.
+  std::size_t firstBlock = std::min(kBlockBytes, bufferCap);
+  if (!ec && fileSize > 0 && fileSize < firstBlock)
+    firstBlock = std::min(firstBlock, static_cast<std::size_t>(fileSize) + 64);
+  std::vector<char> buffer(firstBlock);
   std::size_t filled = 0;
   std::uint64_t consumed = 0;  // bytes of the file read so far
   int lineNumber = 0;          // lines completed so far
   bool skippingLongLine = false;
-  bool firstBlock = true;
+  bool firstRead = true;
   std::vector<TextLine> lines;
 
   while (true) {
@@ -86,8 +91,8 @@ LineStreamResult streamLines(const std::filesystem::path& path, const LoadOption
     consumed += got;
 
     std::size_t start = 0;
-    if (firstBlock) {
-      firstBlock = false;
+    if (firstRead) {
+      firstRead = false;
       const std::string_view probe(buffer.data(), std::min(filled, kBinaryProbeBytes));
       if (auto bad = looksBinary(probe, /*allowCutEnd=*/filled > probe.size() || !atEnd)) {
         issues.error(0, "binary file: " + bad->what + " at byte " + std::to_string(bad->offset) +

@@ -27,7 +27,9 @@ constexpr std::size_t kSniffBytes = std::size_t{1} << 20;
 // Up to kSniffBytes from the start of the first non-blank line.
 std::string firstLinePrefix(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  std::string text(kSniffBytes, '\0');
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  std::string text(!ec && size > 0 && size < kSniffBytes ? static_cast<std::size_t>(size) : kSniffBytes, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(in.gcount()));
   const std::size_t start = text.find_first_not_of(" \t\r\n");

@@ -94,6 +94,50 @@ TEST(GemmTileConfig, BlockTileIsTheLcmOfEachExtentsValues) {
   EXPECT_EQ(gemmBlockTile(parseGemmTileConfig("constexpr int BM = 64;\nconstexpr int BN = 64;\n")), std::nullopt);
 }
 
+// Reproduced with the fuzz target cuda_l2_kernel (tests/fuzz): libstdc++'s std::regex recurses once per
+// character a repetition takes, so one long line (or a long run of spaces inside a declaration) overflowed
+// the stack and killed the process. Each case here crashed before the fix.
+TEST(GemmTileConfig, LongLinesDoNotExhaustTheStack) {
+  const std::string longAlias = "using TileShape = cute::Shape<" + std::string(200000, 'a') + ">;\n";
+  const TileConfig c = parseGemmTileConfig(longAlias + "auto BM = Int<128>{};\n");
+  EXPECT_EQ(describe(c), "BM=128@2") << "a line over 1024 characters is skipped, the next one still read";
+  const std::string longInt = "auto BN = Int<" + std::string(200000, ' ') + "64>{};\n";
+  EXPECT_TRUE(parseGemmTileConfig(longInt).parameters.empty());
+
+  const std::string spaced = "void cuda_l2_h100_fp32(" + std::string(200000, ' ') +
+                             "torch::Tensor a, torch::Tensor b, torch::Tensor b_col_major, torch::Tensor c) {}\n";
+  EXPECT_EQ(gemmOutEntry(spaced), "cuda_l2_h100_fp32") << "the entry is still found across the spaces";
+  const std::string longName = "void " + std::string(200000, 'f') +
+                               "(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d) {}\n";
+  EXPECT_EQ(gemmOutEntry(longName), std::string(200000, 'f'));
+}
+
+TEST(GemmTileConfig, GemmOutEntryNeedsAWordBoundaryAndABody) {
+  EXPECT_EQ(gemmOutEntry("avoid f(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d) {}"),
+            std::nullopt);
+  EXPECT_EQ(gemmOutEntry("void(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d) {}"),
+            std::nullopt);
+  EXPECT_EQ(gemmOutEntry("void f(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor) {}"),
+            std::nullopt) << "every parameter is named";
+  EXPECT_EQ(gemmOutEntry("void f(constat::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d) {}"),
+            std::nullopt);
+  EXPECT_EQ(gemmOutEntry("void f ( const torch::Tensor & a ,torch::Tensor b,at::Tensor&c,at::Tensor d ) {"), "f");
+  EXPECT_EQ(gemmOutEntry("void f(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d)"),
+            std::nullopt) << "cut short";
+}
+
+// Seen while fixing the above (not yet by the fuzzer): std::lcm whose result overflows int64 is undefined.
+TEST(GemmTileConfig, BlockTileWhoseLcmOverflowsIsNone) {
+  const TileConfig c = parseGemmTileConfig(
+      "constexpr int BM = 4611686018427387903;\nconstexpr int BM = 4611686018427387902;\n"
+      "constexpr int BN = 64;\nconstexpr int BK = 32;\n");
+  ASSERT_EQ(c.all("BM").size(), 2u);
+  EXPECT_EQ(gemmBlockTile(c), std::nullopt);
+  const TileConfig fits = parseGemmTileConfig(
+      "constexpr int BM = 4611686018427387903;\nconstexpr int BN = 64;\nconstexpr int BK = 32;\n");
+  EXPECT_EQ(gemmBlockTile(fits), (std::vector<std::int64_t>{4611686018427387903, 64, 32}));
+}
+
 TEST(GemmTileConfig, EmptyAndBrokenSources) {
   EXPECT_TRUE(parseGemmTileConfig("").parameters.empty());
   EXPECT_TRUE(parseGemmTileConfig("/* unterminated").parameters.empty());

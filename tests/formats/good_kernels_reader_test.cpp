@@ -124,6 +124,22 @@ TEST(GoodKernelsReader, ResultsJson) {
   EXPECT_TRUE(run.findTask("Broken")->candidates[0].measurements.empty());
 }
 
+// Found by the good_kernels_json fuzz target: a number beyond double's range made nlohmann throw
+// out_of_range, which escaped the reader (kscope summary: "internal error", nothing loaded).
+TEST(GoodKernelsReader, ResultsJsonWithANumberBeyondDoubleIsAnIssueNotACrash) {
+  test::TempDir dir;
+  writeTask(dir, "Huge");
+  dir.write("Huge/results.json", "{\"measurements\": [\n{\"speedup\": 2},\n{\"speedup\": 5e308}\n]}\n");
+  writeTask(dir, "Fine");
+  dir.write("Fine/results.json", R"({"measurements": [{"speedup": 1.5}]})");
+  const RunFile run = loadAny(dir.path());
+  ASSERT_EQ(run.tasks.size(), 2u);
+  EXPECT_TRUE(hasIssue(run, "Huge/results.json", 3, "number overflow parsing '5e308'"))
+      << testing::PrintToString(messages(run));
+  EXPECT_TRUE(run.findTask("Huge")->candidates[0].measurements.empty());
+  ASSERT_EQ(run.findTask("Fine")->candidates[0].measurements.size(), 1u) << "the other task still loads";
+}
+
 TEST(GoodKernelsReader, NotAGoodKernelsFolder) {
   test::TempDir dir;
   dir.write("x/readme.txt", "x");

@@ -1,0 +1,12 @@
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def forward(self, a, b):
+        return torch.matmul(a, b)
+
+def get_inputs():
+    return [torch.randn(64, 64), torch.randn(64, 64)]
+
+def get_init_inputs():
+    return []
