@@ -13,6 +13,7 @@
 #include "app/kscope-runner/request_loop.h"
 #include "core/engine/engine.h"
 #include "core/engine/python_interpreter.h"
+#include "core/sandbox/contain_candidate_process.h"
 #include "core/version/version.h"
 
 namespace {
@@ -38,13 +39,15 @@ int run() {
     std::fprintf(stderr, "kscope-runner: %s\n", why->c_str());
     return 1;
   }
+  const fs::path scratchRoot = defaultScratchRoot(), cacheRoot = defaultCacheRoot();
+  auto containment = ks::sandbox::containCandidateProcess({scratchRoot, cacheRoot});  // docs/security.md
   auto python = ks::engine::PythonInterpreter::start();
   if (auto* why = std::get_if<std::string>(&python)) {
     std::fprintf(stderr, "kscope-runner: %s\n", why->c_str());
     return 2;
   }
   const std::string runner = ks::version::line("kscope-runner");
-  ks::engine::Engine engine({runner, defaultScratchRoot(), defaultCacheRoot()});
+  ks::engine::Engine engine({runner, scratchRoot, cacheRoot, containment});
   auto& protocol = std::get<ks::runner::ProtocolChannel>(channel);
   protocol.write(ks::protocol::ReadyEvent{ks::protocol::kProtocolVersion, runner, getpid()});
   return ks::runner::serveRequests(protocol, engine);

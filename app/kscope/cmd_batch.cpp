@@ -285,6 +285,8 @@ int TimingStage::run(const supervisor::SupervisorOptions& supervisorOptions,
     std::error_code ec;
     std::filesystem::create_directories(supervisorOptions.scratchRoot, ec);
     timingOptions.gpuShare = (supervisorOptions.scratchRoot / "gpu-share.lock").string();
+    // Made here: a contained runner may not create files outside its own scratch (docs/security.md).
+    std::ofstream touch(timingOptions.gpuShare, std::ios::app);
   }
   const auto stopped = [this] { return stop(); };
   {
