@@ -473,7 +473,19 @@ TEST_F(KscopeRunCli, TheCandidateSeesNoStorePathAndNoSecrets) {
       "run " + quoted(run) + " --task L1/5 --candidate peek --device cpu --trials 3 --json --no-server",
       environment() + " GITHUB_TOKEN=ghp_x AWS_SECRET_ACCESS_KEY=y SSH_AUTH_SOCK=/tmp/agent");
   ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
-  EXPECT_EQ(parse(r)["outcome"], "correct") << r.out;
+  const json j = parse(r);
+  EXPECT_EQ(j["outcome"], "correct") << r.out;
+  const json& containment = j["event"]["result"]["environment"]["containment"];
+  ASSERT_TRUE(containment.is_object()) << r.out;
+  EXPECT_EQ(containment["network"], "seccomp");
+  // The report says what contained the candidate, and what did not.
+  const Result text =
+      kscope("run " + quoted(run) + " --task L1/5 --candidate peek --device cpu --trials 3 --no-store",
+             environment());
+  ASSERT_EQ(text.exitCode, 0) << text.err << text.out;
+  EXPECT_NE(text.out.find("  contained filesystem "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(", network seccomp, processes subreaper, build cache sealed"), std::string::npos)
+      << text.out;
 }
 
 // A `kscope run` killed with SIGKILL mid-request takes its runner along (PR_SET_PDEATHSIG): no orphaned
