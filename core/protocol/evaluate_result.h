@@ -31,13 +31,13 @@ struct Clocks {  // MHz, read through NVML when it is there
 // set it up at start (core/sandbox, docs/security.md). Each mechanism is its name when active, "none" when
 // not (the notes say why: a kernel without Landlock, KSCOPE_CONTAINMENT=off, ...).
 struct Containment {
-  std::string filesystem = "none";   // "landlock": writes only under `writable` (and a few devices)
-  int landlockAbi = 0;               // the kernel's Landlock ABI version; 0 without Landlock
+  std::string filesystem = "none";    // "landlock": writes only under `writable` (and a few devices)
+  int landlockAbi = 0;                // the kernel's Landlock ABI version; 0 without Landlock
   std::vector<std::string> writable;  // the folders writes are allowed under
-  std::string network = "none";      // "seccomp": sockets other than AF_UNIX/AF_NETLINK refused (EPERM)
-  std::string processes = "none";    // "subreaper": every descendant killed after each request
-  std::string buildCache = "none";   // "sealed": a cached library loads only if its seal (sha256) matches
-  std::vector<std::string> notes;    // what is not active, and why
+  std::string network = "none";       // "seccomp": sockets other than AF_UNIX/AF_NETLINK refused (EPERM)
+  std::string processes = "none";     // "subreaper": every descendant killed after each request
+  std::string buildCache = "none";    // "sealed": a cached library loads only if its seal (sha256) matches
+  std::vector<std::string> notes;     // what is not active, and why
   bool operator==(const Containment&) const = default;
 };
 
