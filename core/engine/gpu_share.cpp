@@ -13,9 +13,7 @@ namespace ks::engine {
 namespace {
 
 int openLockFile(const std::string& path) {
-  // Read-only: flock needs no more, and a contained runner may not write where the client put the lock
-  // (core/sandbox: writes only under its own scratch root); the client creates it first.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd < 0) throw std::runtime_error("cannot open the GPU share lock " + path + ": " + std::strerror(errno));
   return fd;
 }
