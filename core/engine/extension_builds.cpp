@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/nvcc/build_result.h"
@@ -68,6 +69,11 @@ struct Recorder {
   std::string role, program;
   std::vector<protocol::ExtensionBuild> builds;
   std::vector<py::object> failures;  // exception value of each failed build, for failedBuildFor()
+  // The module each published folder's library was loaded as in this process (a reference kept for good).
+  // A later call for the same folder gets it back: importing the library again by its published path would
+  // run its single-phase init a second time on the same loaded object (torch loaded it from the staging
+  // path, the same file), which Python's finalizer then frees twice.
+  std::map<std::string, PyObject*> loaded;
 };
 
 Recorder& recorder() {
@@ -319,7 +325,25 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   if (args.size() <= static_cast<std::size_t>(sig.firstOptional) && plainPythonModule(kwargs)) {
+    auto here = r.loaded.find(build.directory);
+    std::string why;
+    if (here != r.loaded.end() &&
+        !sandbox::isSealed(fs::path(build.directory) / (build.name + ".so"), &why)) {
+      std::fprintf(stderr, "kscope-runner: rebuilding %s: %s\n", build.name.c_str(), why.c_str());
+      std::error_code removed;
+      fs::remove_all(build.directory, removed);
+      r.loaded.erase(here);
+      here = r.loaded.end();
+    }
+    if (here != r.loaded.end()) {
+      build.ok = true;
+      build.cacheHit = true;
+      build.seconds = seconds();
+      r.builds.push_back(std::move(build));
+      return py::reinterpret_borrow<py::object>(here->second);
+    }
     if (py::object module = importBuilt(build.name, build.directory); !module.is_none()) {
+      r.loaded[build.directory] = module.inc_ref().ptr();
       build.ok = true;
       build.cacheHit = true;
       build.seconds = seconds();
@@ -360,6 +384,8 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     build.seconds = seconds();
     build.cacheHit = !builtSince(staging, fileStart);
     publish(staging, build.directory, build.name + ".so");
+    if (plainPythonModule(kwargs) && py::isinstance(module, py::module_::import("types").attr("ModuleType")))
+      r.loaded[build.directory] = module.inc_ref().ptr();
     r.builds.push_back(std::move(build));
     r.reporter->resume();
     return module;
