@@ -20,6 +20,7 @@
 #include "core/protocol/json_codec.h"
 #include "core/protocol/request_clock.h"
 #include "core/protocol/result_acceptance.h"
+#include "core/sandbox/descendants.h"
 
 namespace ks::runner {
 namespace {
@@ -299,6 +300,9 @@ class Judge {
     client_.write(*c.answer);
     lastAnswered_ = c.id;
     current_.reset();
+    // No process outlives its request (docs/security.md): what the program started, setsid'd or
+    // double-forked (re-parented to this subreaper) ends here; the executor itself stays.
+    sandbox::killDescendants({executor_});
     return std::nullopt;
   }
 

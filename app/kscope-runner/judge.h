@@ -11,8 +11,8 @@
 // reported on the next request. When the executor ends on its own, the judge ends the same way (its exit
 // status, or the same signal), so the supervisor's crash reports read as they did with one process.
 //
-// Where other code hooks in: per-answer work of the judge (e.g. ending what a program left running) goes in
-// Judge::deliver (judge.cpp), right after the answer is written to the client.
+// After every accepted answer the judge (a child subreaper) kills every process below it but the executor
+// (core/sandbox/descendants.h): Judge::deliver, right after the answer is written to the client.
 #include <sys/types.h>
 
 #include "app/kscope-runner/protocol_channel.h"

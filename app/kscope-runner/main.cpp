@@ -16,6 +16,8 @@
 #include "app/kscope-runner/request_loop.h"
 #include "core/engine/engine.h"
 #include "core/engine/python_interpreter.h"
+#include "core/sandbox/contain_candidate_process.h"
+#include "core/sandbox/descendants.h"
 #include "core/version/version.h"
 
 namespace {
@@ -48,20 +50,25 @@ int run() {
     return 1;
   }
   const auto& side = std::get<ks::runner::Split>(split);
-  if (!side.executor)
+  if (!side.executor) {
+    // Orphans of the executor's children come to the judge, which ends them after every answer.
+    ks::sandbox::becomeChildSubreaper();
     return ks::runner::runJudge(std::get<ks::runner::ProtocolChannel>(channel), side.link, side.executorPid);
+  }
   auto link = ks::runner::ProtocolChannel::overSocket(side.link);
   if (auto* why = std::get_if<std::string>(&link)) {
     std::fprintf(stderr, "kscope-runner: %s\n", why->c_str());
     return 1;
   }
+  const fs::path scratchRoot = defaultScratchRoot(), cacheRoot = defaultCacheRoot();
+  auto containment = ks::sandbox::containCandidateProcess({scratchRoot, cacheRoot});  // docs/security.md
   auto python = ks::engine::PythonInterpreter::start();
   if (auto* why = std::get_if<std::string>(&python)) {
     std::fprintf(stderr, "kscope-runner: %s\n", why->c_str());
     return 2;
   }
   const std::string runner = ks::version::line("kscope-runner");
-  ks::engine::Engine engine({runner, defaultScratchRoot(), defaultCacheRoot()});
+  ks::engine::Engine engine({runner, scratchRoot, cacheRoot, containment});
   auto& protocol = std::get<ks::runner::ProtocolChannel>(link);
   protocol.write(ks::protocol::ReadyEvent{ks::protocol::kProtocolVersion, runner, getpid()});
   return ks::runner::serveRequests(protocol, engine);

@@ -1,7 +1,10 @@
 #include "app/kscope-runner/request_loop.h"
 
+#include <cstdio>
+
 #include "app/kscope-runner/executor_link.h"
 #include "core/protocol/json_codec.h"
+#include "core/sandbox/descendants.h"
 
 namespace ks::runner {
 namespace {
@@ -23,6 +26,16 @@ class RequestSink final : public engine::EventSink {
   ProtocolChannel& channel_;
   std::string id_;
 };
+
+// No process a request's programs started outlives the request (docs/security.md): after its answer.
+void endLeftoverProcesses(const std::string& id) {
+  const sandbox::KillReport report = sandbox::killDescendants();
+  if (report.killed > 0)
+    std::fprintf(stderr, "kscope-runner: killed %d process(es) request %s left running\n", report.killed,
+                 id.c_str());
+  for (pid_t pid : report.alive)
+    std::fprintf(stderr, "kscope-runner: process %d of request %s survived SIGKILL\n", int(pid), id.c_str());
+}
 
 template <class T, class Payload>
 void answer(ProtocolChannel& channel, const std::string& id, const engine::Outcome<T>& outcome,
@@ -79,6 +92,7 @@ int serveRequests(ProtocolChannel& channel, engine::Engine& engine) {
         channel.write(ResultEvent{request.id, true, protocol::Json::object()});
         return 0;
     }
+    endLeftoverProcesses(request.id);
     if (engine.deviceLost()) return kExitDeviceLost;
   }
   return 0;

@@ -11,7 +11,6 @@
 #include <cctype>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -281,14 +280,18 @@ class TimingStage {
 int TimingStage::run(const supervisor::SupervisorOptions& supervisorOptions,
                      const protocol::Options& options) {
   protocol::Options timingOptions = options;
+  supervisor::SupervisorOptions runners = supervisorOptions;
   if (m_o.timingJobs > 1) {
     std::error_code ec;
     std::filesystem::create_directories(supervisorOptions.scratchRoot, ec);
     timingOptions.gpuShare = (supervisorOptions.scratchRoot / "gpu-share.lock").string();
+    // Each runner's scratch root is a folder below this one (RunnerPool), and a contained runner writes only
+    // under its own (docs/security.md): the lock files it shares with the others lie here.
+    runners.environment.emplace_back("KSCOPE_WRITABLE", supervisorOptions.scratchRoot.string());
   }
   const auto stopped = [this] { return stop(); };
   {
-    RunnerPool pool(supervisorOptions, "timing", m_o.timingJobs);
+    RunnerPool pool(runners, "timing", m_o.timingJobs);
     pool.forEach(m_todo.size(), stopped, [&](std::size_t i, supervisor::RunnerSupervisor& runner) {
       // A runner that is new (the first entry, or after a crash or timeout) is warmed before its entry: the
       // profiler's first session (5-7 s on the H100) then runs under the shared lock, not inside a profile

@@ -154,6 +154,14 @@ void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const 
   if (!env.torch.empty())
     std::cout << " (torch " << env.torch << (env.cuda.empty() ? "" : ", CUDA " + env.cuda) << ")";
   std::cout << "\n";
+  if (const auto& k = env.containment) {  // docs/security.md: what kept the candidate in, and what did not
+    std::cout << "  contained filesystem "
+              << (k->filesystem == "landlock" ? "landlock " + std::to_string(k->landlockAbi) : "NOT LIMITED")
+              << ", network " << (k->network == "none" ? "NOT FILTERED" : k->network) << ", processes "
+              << (k->processes == "none" ? "NOT REAPED" : k->processes) << ", build cache "
+              << (k->buildCache == "none" ? "NOT SEALED" : k->buildCache) << "\n";
+    for (const std::string& note : k->notes) std::cout << "            " << note << "\n";
+  }
   const auto& c = r.correctness;
   std::size_t passedSeeds = 0;
   double maxAbs = 0;

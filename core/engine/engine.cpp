@@ -131,7 +131,9 @@ Outcome<T> Engine::guarded(F&& body) {
 
 Outcome<protocol::Environment> Engine::hello() {
   return guarded<protocol::Environment>([&]() -> Outcome<protocol::Environment> {
-    return probeEnvironment(config_.runner, cudaUsable() ? "cuda" : "cpu");
+    protocol::Environment e = probeEnvironment(config_.runner, cudaUsable() ? "cuda" : "cpu");
+    e.containment = config_.containment;
+    return e;
   });
 }
 
@@ -215,6 +217,7 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
     r.codeHash = hash::codeHash(candidate.code);
     r.device = dev.is_cuda() ? "cuda" : "cpu";
     r.environment = probeEnvironment(config_.runner, r.device);
+    r.environment.containment = config_.containment;
     std::vector<protocol::ExtensionBuild> extensions = builds.builds();
     extensions.insert(extensions.end(), nativeBuilds.begin(), nativeBuilds.end());
     r.build = buildReport(extensions);

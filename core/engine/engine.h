@@ -3,6 +3,7 @@
 // the process's embedded Python (python_interpreter.h, started first). One request at a time; a request that
 // fails yields its error and leaves the engine ready for the next, unless the CUDA context was lost.
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "core/engine/event_sink.h"
@@ -16,6 +17,7 @@ struct EngineConfig {
   std::string runner;                 // "kscope-runner 0.1.0"
   std::filesystem::path scratchRoot;  // per-request scratch folders, unless a request names one
   std::filesystem::path cacheRoot;    // build cache, unless a request names one
+  std::optional<protocol::Containment> containment;  // what core/sandbox set up; every environment says it
 };
 
 class Engine {

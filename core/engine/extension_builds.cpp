@@ -7,17 +7,17 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
-#include <optional>
+#include <map>
 #include <sstream>
 
 #include "core/nvcc/build_result.h"
 #include "core/nvcc/diagnostics_parser.h"
 #include "core/hash/sha256.h"
-#include "core/engine/build_directory_lock.h"
 #include "core/engine/gpu_share.h"
 #include "core/engine/phase_deadlines.h"
 #include "core/pysource/embedded_sources.h"
 #include "core/repair/build_cause.h"
+#include "core/sandbox/build_seals.h"
 
 namespace ks::engine {
 
@@ -69,6 +69,11 @@ struct Recorder {
   std::string role, program;
   std::vector<protocol::ExtensionBuild> builds;
   std::vector<py::object> failures;  // exception value of each failed build, for failedBuildFor()
+  // The module each published folder's library was loaded as in this process (a reference kept for good).
+  // A later call for the same folder gets it back: importing the library again by its published path would
+  // run its single-phase init a second time on the same loaded object (torch loaded it from the staging
+  // path, the same file), which Python's finalizer then frees twice.
+  std::map<std::string, PyObject*> loaded;
 };
 
 Recorder& recorder() {
@@ -269,6 +274,11 @@ py::object importBuilt(const std::string& name, const std::string& directory) {
   const fs::path library = fs::path(directory) / (name + ".so");
   std::error_code ec;
   if (!fs::exists(fs::path(directory) / kBuiltMarker, ec) || !fs::exists(library, ec)) return py::none();
+  if (std::string why; !sandbox::isSealed(library, &why)) {
+    std::fprintf(stderr, "kscope-runner: rebuilding %s: %s\n", name.c_str(), why.c_str());
+    fs::remove_all(directory, ec);  // a library planted in the cache, or one changed after it was built
+    return py::none();
+  }
   try {
     py::module_ util = py::module_::import("importlib.util");
     py::object spec = util.attr("spec_from_file_location")(name, library.string());
@@ -290,6 +300,34 @@ void forgetEarlierLoads(const std::string& name) {
       py::getattr(py::module_::import("torch.utils.cpp_extension"), "JIT_EXTENSION_VERSIONER", py::none());
   if (!versioner.is_none() && py::hasattr(versioner, "entries"))
     versioner.attr("entries").attr("pop")(name, py::none());
+}
+
+// A fresh, empty folder to build `final` in: torch builds there, and only a finished build is published.
+fs::path stagingFor(const fs::path& final) {
+  static unsigned counter = 0;
+  const fs::path staging =
+      final.parent_path() / ".staging" /
+      (final.filename().string() + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  std::error_code ec;
+  fs::remove_all(staging, ec);
+  fs::create_directories(staging, ec);
+  return staging;
+}
+
+// Puts the finished build in `staging` in the place of `final` (whatever was there goes: an entry that
+// failed to import, or one planted there), then seals `sealed` (a file in it; core/sandbox/build_seals.h).
+void publish(const fs::path& staging, const fs::path& final, const std::string& sealed) {
+  std::error_code ec;
+  const fs::path old = staging.string() + ".old";
+  fs::rename(final, old, ec);
+  fs::rename(staging, final, ec);
+  if (ec) {
+    std::fprintf(stderr, "kscope-runner: cannot publish %s: %s\n", final.c_str(), ec.message().c_str());
+    fs::remove_all(staging, ec);
+  } else if (std::string why = sandbox::sealFile(final / sealed); !why.empty()) {
+    std::fprintf(stderr, "kscope-runner: %s\n", why.c_str());
+  }
+  fs::remove_all(old, ec);
 }
 
 py::object recordCall(const py::object& original, const Signature& sig, py::args args, py::kwargs kwargs) {
@@ -326,27 +364,35 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
   // L3/45: 18 instances, 15 s each on the H100 machine) compiled them every time.
   if (py::bool_(argument(args, kwargs, sig.verbose, "verbose")))
     args = withArgument(args, kwargs, sig.verbose, "verbose", py::bool_(false));
-  {
-    const fs::path dir =
-        r.cacheRoot / (sanitize(build.name) + "-" + hash::sha256Hex(buildKey(args, kwargs, sig.inlineSources)).substr(0, 16));
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    args = withArgument(args, kwargs, sig.buildDirectory, "build_directory", py::str(dir.string()));
-    build.directory = dir.string();
-  }
+  // The key's folder holds published builds only; this call builds in a staging folder of its own.
+  build.directory = (r.cacheRoot / (sanitize(build.name) + "-" +
+                                    hash::sha256Hex(buildKey(args, kwargs, sig.inlineSources)).substr(0, 16)))
+                        .string();
 
   const auto start = std::chrono::steady_clock::now();
-  std::optional<BuildDirectoryLock> directoryLock;
-  {
-    py::gil_scoped_release waiting;  // another runner may be building the same extension
-    directoryLock.emplace(build.directory);
-  }
   auto seconds = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  const fs::path marker = fs::path(build.directory) / kBuiltMarker;
   if (args.size() <= static_cast<std::size_t>(sig.firstOptional) && plainPythonModule(kwargs)) {
+    auto here = r.loaded.find(build.directory);
+    std::string why;
+    if (here != r.loaded.end() &&
+        !sandbox::isSealed(fs::path(build.directory) / (build.name + ".so"), &why)) {
+      std::fprintf(stderr, "kscope-runner: rebuilding %s: %s\n", build.name.c_str(), why.c_str());
+      std::error_code removed;
+      fs::remove_all(build.directory, removed);
+      r.loaded.erase(here);
+      here = r.loaded.end();
+    }
+    if (here != r.loaded.end()) {
+      build.ok = true;
+      build.cacheHit = true;
+      build.seconds = seconds();
+      r.builds.push_back(std::move(build));
+      return py::reinterpret_borrow<py::object>(here->second);
+    }
     if (py::object module = importBuilt(build.name, build.directory); !module.is_none()) {
+      r.loaded[build.directory] = module.inc_ref().ptr();
       build.ok = true;
       build.cacheHit = true;
       build.seconds = seconds();
@@ -356,6 +402,10 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
   }
   const fs::path failedMarker = fs::path(build.directory) / kFailedMarker;
   std::error_code ec;
+  if (std::string why; fs::exists(failedMarker, ec) && !sandbox::isSealed(failedMarker, &why)) {
+    std::fprintf(stderr, "kscope-runner: building %s again: %s\n", build.name.c_str(), why.c_str());
+    fs::remove_all(build.directory, ec);
+  }
   if (fs::exists(failedMarker, ec)) {
     const std::string output = readFile(failedMarker);
     build.seconds = seconds();
@@ -370,25 +420,28 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     PyErr_SetObject(PyExc_RuntimeError, error.ptr());
     throw py::error_already_set();
   }
-  fs::remove(marker, ec);
-  fs::remove(failedMarker, ec);
+  const fs::path staging = stagingFor(build.directory);
+  args = withArgument(args, kwargs, sig.buildDirectory, "build_directory", py::str(staging.string()));
   forgetEarlierLoads(build.name);
   r.reporter->interrupt(protocol::Phase::Build, kBuildDeadlineS);
   const auto fileStart = fs::file_time_type::clock::now();
   const gpu_share::Idle compiling;  // runners sharing the GPU need not wait for a compiler
   try {
     py::object module = original(*args, **kwargs);
-    std::ofstream(marker) << build.name << "\n";
+    std::ofstream(staging / kBuiltMarker) << build.name << "\n";
     build.ok = true;
     build.seconds = seconds();
-    build.cacheHit = !builtSince(build.directory, fileStart);
+    build.cacheHit = !builtSince(staging, fileStart);
+    publish(staging, build.directory, build.name + ".so");
+    if (plainPythonModule(kwargs) && py::isinstance(module, py::module_::import("types").attr("ModuleType")))
+      r.loaded[build.directory] = module.inc_ref().ptr();
     r.builds.push_back(std::move(build));
     r.reporter->resume();
     return module;
   } catch (py::error_already_set& e) {
     build.seconds = seconds();
     const std::string output = py::str(e.value()).cast<std::string>();
-    build.diagnostics = diagnosticsOf(output, build.directory, cppSources, cudaSources, r.program);
+    build.diagnostics = diagnosticsOf(output, staging, cppSources, cudaSources, r.program);
     std::vector<nvcc::Diagnostic> parsed = nvcc::parseDiagnostics(output);
     const std::string summary = nvcc::summarizeErrors(parsed);
     build.error = summary.empty() ? firstLines(output, 20) : summary;
@@ -396,7 +449,12 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     const bool compilerRejected =
         std::any_of(parsed.begin(), parsed.end(),
                     [](const nvcc::Diagnostic& d) { return d.severity == nvcc::Severity::Error; });
-    if (compilerRejected) std::ofstream(failedMarker, std::ios::binary) << output;
+    if (compilerRejected) {
+      std::ofstream(staging / kFailedMarker, std::ios::binary) << output;
+      publish(staging, build.directory, kFailedMarker);
+    } else {
+      fs::remove_all(staging, ec);  // not the compiler's verdict (a deadline, a killed compiler): not kept
+    }
     r.builds.push_back(std::move(build));
     r.failures.push_back(e.value());
     r.reporter->resume();

@@ -7,7 +7,9 @@
 //     rewrites the sources and so recompiles every time), so an unchanged extension is never rebuilt; a
 //     directory whose sources the compiler rejected raises that same error again without compiling;
 //   - builds as in a fresh process (torch's in-process memory of the name is dropped first: it would skip
-//     the build of sources it saw before, even after that build failed);
+//     the build of sources it saw before, even after that build failed), in a fresh staging folder whose
+//     finished build is then renamed into the key's folder and sealed (core/sandbox/build_seals.h): a
+//     cached library or failure whose content is not the sealed one (planted by a candidate) is rebuilt;
 //   - reports phase `build` (its own deadline) and hands the interrupted phase back afterwards;
 //   - records name, flags, seconds, cache_hit (imported from the cache, or no object file or library was
 //     written during the call) and,

@@ -4,11 +4,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
 #include "core/hash/sha256.h"
 #include "core/json/nesting.h"
+#include "core/sandbox/build_seals.h"
 
 namespace ks::nvcc {
 namespace {
@@ -17,6 +19,22 @@ void field(hash::Sha256& h, const std::string& name, const std::string& value) {
   h.update(name + ":" + std::to_string(value.size()) + ":");
   h.update(value);
   h.update("\n");
+}
+
+// True when the entry's record and library are the ones a runner published (core/sandbox/build_seals.h).
+// An entry that is not is removed, so that the build that follows publishes a fresh one in its place.
+bool sealedOrRemoved(const std::filesystem::path& entry) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::string why;
+  bool sealed = sandbox::isSealed(entry / "build.json", &why);
+  for (const auto& file : fs::directory_iterator(entry, ec))
+    if (sealed && file.path().extension() == ".so") sealed = sandbox::isSealed(file.path(), &why);
+  if (sealed) return true;
+  std::fprintf(stderr, "kscope: build cache entry %s rejected, building again: %s\n", entry.c_str(),
+               why.c_str());
+  fs::remove_all(entry, ec);
+  return false;
 }
 
 }  // namespace
@@ -49,6 +67,9 @@ std::filesystem::path BuildCache::entryDir(const std::string& key) const {
 }
 
 std::optional<BuildResult> BuildCache::find(const std::string& key) const {
+  std::error_code exists;
+  if (!std::filesystem::exists(entryDir(key) / "build.json", exists) || !sealedOrRemoved(entryDir(key)))
+    return std::nullopt;
   std::ifstream in(entryDir(key) / "build.json");
   if (!in) return std::nullopt;
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -83,7 +104,7 @@ std::string BuildCache::store(const std::string& key, const BuildResult& result,
   static std::atomic<unsigned> counter{0};
   std::error_code ec;
   const fs::path final = entryDir(key);
-  if (fs::exists(final / "build.json", ec)) return "";
+  if (fs::exists(final / "build.json", ec) && sealedOrRemoved(final)) return "";
   const fs::path staging =
       root_ / ("staging-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + "-" +
                std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
@@ -114,7 +135,10 @@ std::string BuildCache::store(const std::string& key, const BuildResult& result,
     std::string why = fail("cannot publish build cache entry " + final.string() + ": " + ec.message());
     return otherWriterWon ? "" : why;
   }
-  return "";
+  std::string sealed = sandbox::sealFile(final / "build.json");
+  for (const auto& a : artifacts)
+    if (sealed.empty()) sealed = sandbox::sealFile(final / a.filename());
+  return sealed;
 }
 
 }  // namespace ks::nvcc

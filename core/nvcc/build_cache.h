@@ -4,6 +4,8 @@
 // artifacts (a native build's shared library). Entries are published by an atomic rename, so concurrent
 // builders of one key never see a half-written entry; the first to finish wins.
 // Compile errors are cached too (they are as reproducible as successes); timeouts and cancels are not.
+// Published entries are sealed (core/sandbox/build_seals.h, when the process opened a seal log: the runner):
+// an entry whose build.json or library is not the sealed one is rejected and removed.
 #include <filesystem>
 #include <optional>
 #include <string>

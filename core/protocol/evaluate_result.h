@@ -27,6 +27,20 @@ struct Clocks {  // MHz, read through NVML when it is there
   bool operator==(const Clocks&) const = default;
 };
 
+// What keeps the candidate from the user's files, the network and the machine's processes, as the runner
+// set it up at start (core/sandbox, docs/security.md). Each mechanism is its name when active, "none" when
+// not (the notes say why: a kernel without Landlock, KSCOPE_CONTAINMENT=off, ...).
+struct Containment {
+  std::string filesystem = "none";    // "landlock": writes only under `writable` (and a few devices)
+  int landlockAbi = 0;                // the kernel's Landlock ABI version; 0 without Landlock
+  std::vector<std::string> writable;  // the folders writes are allowed under
+  std::string network = "none";       // "seccomp": sockets other than AF_UNIX/AF_NETLINK refused (EPERM)
+  std::string processes = "none";     // "subreaper": every descendant killed after each request
+  std::string buildCache = "none";    // "sealed": a cached library loads only if its seal (sha256) matches
+  std::vector<std::string> notes;     // what is not active, and why
+  bool operator==(const Containment&) const = default;
+};
+
 struct Environment {
   std::string runner;      // "kscope-runner 0.1.0"
   std::string device;      // "cuda" | "cpu": what evaluations run on by default
@@ -36,6 +50,7 @@ struct Environment {
   std::string torch, python, cpu, hostname;
   int cpuThreads = 0;  // torch intra-op threads
   Clocks clocks;
+  std::optional<Containment> containment;  // absent from runners before issue 16
   bool operator==(const Environment&) const = default;
 };
 

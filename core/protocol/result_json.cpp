@@ -60,6 +60,18 @@ Environment environmentFrom(const Fields& f) {
   e.hostname = f.strOr("hostname", "");
   e.cpuThreads = f.optInteger("cpu_threads", 0).value_or(0);
   if (f.has("clocks")) e.clocks = clocksFrom(f.object("clocks"));
+  if (f.has("containment")) {
+    const Fields c = f.object("containment");
+    Containment k;
+    k.filesystem = c.strOr("filesystem", "none");
+    k.landlockAbi = c.optInteger("landlock_abi", 0).value_or(0);
+    k.writable = c.strings("writable");
+    k.network = c.strOr("network", "none");
+    k.processes = c.strOr("processes", "none");
+    k.buildCache = c.strOr("build_cache", "none");
+    k.notes = c.strings("notes");
+    e.containment = k;
+  }
   return e;
 }
 
@@ -306,17 +318,26 @@ EvaluateResult evaluateFrom(const Fields& f) {
 }  // namespace
 
 Json toJson(const Environment& e) {
-  return {{"runner", e.runner},
-          {"device", e.device},
-          {"device_name", e.deviceName},
-          {"driver", e.driver},
-          {"cuda", e.cuda},
-          {"torch", e.torch},
-          {"python", e.python},
-          {"cpu", e.cpu},
-          {"hostname", e.hostname},
-          {"cpu_threads", e.cpuThreads},
-          {"clocks", clocksJson(e.clocks)}};
+  Json j = {{"runner", e.runner},
+            {"device", e.device},
+            {"device_name", e.deviceName},
+            {"driver", e.driver},
+            {"cuda", e.cuda},
+            {"torch", e.torch},
+            {"python", e.python},
+            {"cpu", e.cpu},
+            {"hostname", e.hostname},
+            {"cpu_threads", e.cpuThreads},
+            {"clocks", clocksJson(e.clocks)}};
+  if (e.containment)
+    j["containment"] = {{"filesystem", e.containment->filesystem},
+                        {"landlock_abi", e.containment->landlockAbi},
+                        {"writable", e.containment->writable},
+                        {"network", e.containment->network},
+                        {"processes", e.containment->processes},
+                        {"build_cache", e.containment->buildCache},
+                        {"notes", e.containment->notes}};
+  return j;
 }
 
 Json toJson(const EvaluateResult& r) {

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -51,7 +52,7 @@ std::pair<std::optional<ChildProcess>, std::string> ChildProcess::spawn(const Sp
   if (spec.argv.empty()) return {std::nullopt, "no program to start"};
   // Everything the child needs is prepared before fork: after it, the child only makes system calls.
   std::map<std::string, std::string> vars;
-  for (char** e = environ; e && *e; ++e) {
+  for (char** e = spec.replaceEnvironment ? nullptr : environ; e && *e; ++e) {
     std::string entry = *e;
     if (auto eq = entry.find('='); eq != std::string::npos) vars[entry.substr(0, eq)] = entry.substr(eq + 1);
   }
@@ -79,6 +80,7 @@ std::pair<std::optional<ChildProcess>, std::string> ChildProcess::spawn(const Sp
     return {std::nullopt, why};
   }
 
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     std::string why = std::string("fork: ") + std::strerror(errno);
@@ -86,7 +88,11 @@ std::pair<std::optional<ChildProcess>, std::string> ChildProcess::spawn(const Sp
     return {std::nullopt, why};
   }
   if (pid == 0) {
-    setpgid(0, 0);
+    // Dies with the thread that spawned it; if that already happened (we were re-parented before the
+    // prctl), go now.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    setsid();  // its own session and process group, no controlling terminal
     dup2(in[1], 0);
     dup2(out[1], 1);
     dup2(err[1], 2);
@@ -108,7 +114,8 @@ std::pair<std::optional<ChildProcess>, std::string> ChildProcess::spawn(const Sp
     (void)ignored;
     _exit(127);
   }
-  setpgid(pid, pid);  // also from here, so the group exists before we might signal it
+  // No setpgid from here: the child's setsid would fail on a group leader. Its group exists once the
+  // report pipe closes (at its exec, after setsid), which is waited for below.
   for (int fd : {in[1], out[1], err[1], report[1]}) close(fd);
 
   int failure[2] = {0, 0};

@@ -1,7 +1,10 @@
 #pragma once
-// A child process with its stdin, stdout and stderr connected to us, leading its own process group so the
-// whole tree it starts (nvcc, compilers) can be killed at once. stdin is a socket, so writing to a child
-// that died returns EPIPE instead of raising SIGPIPE in our process. All our ends are non-blocking.
+// A child process with its stdin, stdout and stderr connected to us, leading its own session and process
+// group (no controlling terminal: it cannot push keystrokes into the user's shell) so the whole tree it
+// starts (nvcc, compilers) can be killed at once. It dies with us: SIGKILL when the thread that spawned it
+// ends (PR_SET_PDEATHSIG; a kill -9 of the client takes its runner along), so spawn from a thread that
+// lives as long as the child should. stdin is a socket, so writing to a child that died returns EPIPE
+// instead of raising SIGPIPE in our process. All our ends are non-blocking.
 // Destroying a running ChildProcess kills its group and reaps it.
 #include <sys/types.h>
 
@@ -16,7 +19,8 @@ namespace ks::supervisor {
 
 struct SpawnSpec {
   std::vector<std::string> argv;                                 // argv[0]: the executable's path
-  std::vector<std::pair<std::string, std::string>> environment;  // set on top of ours
+  std::vector<std::pair<std::string, std::string>> environment;  // set on top of ours, or alone (below)
+  bool replaceEnvironment = false;  // true: `environment` is the child's whole environment, nothing of ours
   std::filesystem::path workingDirectory;                        // empty: ours
   std::optional<std::uint64_t> addressSpaceLimit;                // RLIMIT_AS in bytes
 };

@@ -17,10 +17,13 @@
 #include "core/protocol/json_codec.h"
 #include "core/protocol/request_clock.h"
 #include "core/protocol/result_acceptance.h"
+#include "core/sandbox/clean_environment.h"
 #include "core/supervisor/child_process.h"
 #include "core/supervisor/line_splitter.h"
 #include "core/supervisor/process_memory.h"
 #include "core/supervisor/tail_lines.h"
+
+extern char** environ;
 
 namespace ks::supervisor {
 namespace {
@@ -65,6 +68,25 @@ std::string folderName(const std::string& id) {
   for (char c : id)
     out.push_back(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_');
   return out.empty() ? "request" : out;
+}
+
+// The runner's whole environment (docs/security.md): the allow-list of ours, the options' variables, the
+// scratch root as the place it may write (KSCOPE_WRITABLE, read by its Landlock rules: the runner's working
+// folder and every request's scratch lie in it), and its working folder as its TMPDIR, so that its own
+// default scratch folders go where they are removed with that folder.
+sandbox::EnvironmentList runnerEnvironment(const SupervisorOptions& options,
+                                           const std::filesystem::path& cwd) {
+  sandbox::EnvironmentList env = sandbox::cleanEnvironment(environ);
+  for (const auto& [name, value] : options.environment) sandbox::setVariable(env, name, value);
+  if (!options.scratchRoot.empty()) {
+    std::error_code ec;
+    std::string writable = std::filesystem::absolute(options.scratchRoot, ec).string();
+    for (const auto& [name, value] : env)
+      if (name == "KSCOPE_WRITABLE" && !value.empty()) writable += ":" + value;
+    sandbox::setVariable(env, "KSCOPE_WRITABLE", writable);
+    sandbox::setVariable(env, "TMPDIR", std::filesystem::absolute(cwd, ec).string());
+  }
+  return env;
 }
 
 }  // namespace
@@ -304,7 +326,8 @@ struct RunnerSupervisor::Impl {
     SpawnSpec spec;
     spec.argv.push_back(options.runner.string());
     spec.argv.insert(spec.argv.end(), options.arguments.begin(), options.arguments.end());
-    spec.environment = options.environment;
+    spec.environment = runnerEnvironment(options, cwd);
+    spec.replaceEnvironment = true;
     spec.workingDirectory = cwd;
     if (options.memoryLimit && options.memoryLimit->addressSpace)
       spec.addressSpaceLimit = options.memoryLimit->bytes;

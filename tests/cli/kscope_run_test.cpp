@@ -487,3 +487,95 @@ TEST_F(KscopeRunCli, CheckRunReportsTheRuntimeFlagOfACorpusEntryAndNoneOnAContro
 }
 
 }  // namespace
+
+// ---- containment (issue 16, item 2; docs/security.md)
+// ---------------------------------------------------------------------------------------------
+
+// The runner starts with a clean environment: the store's path, the data folder and credentials stay with
+// the client. The candidate is wrong if it sees any of them.
+TEST_F(KscopeRunCli, TheCandidateSeesNoStorePathAndNoSecrets) {
+  REQUIRE_RUNNER();
+  const std::string peek =
+      "import os\nLEAK = [k for k in ('KSCOPE_RESULTS_DB', 'XDG_DATA_HOME', 'XDG_RUNTIME_DIR', "
+      "'GITHUB_TOKEN',\n"
+      "                        'AWS_SECRET_ACCESS_KEY', 'SSH_AUTH_SOCK') if k in os.environ]\n"
+      "LEAK += [v for v in os.environ.values() if 'store.sqlite' in v]\n"
+      "assert os.environ['TMPDIR'].startswith(os.path.dirname(os.getcwd())), (os.environ['TMPDIR'], "
+      "os.getcwd())\n" +
+      program("ModelNew", "torch.clamp_min(x, 0) if not LEAK else x");
+  const fs::path run =
+      writeRun("env.kscope.jsonl", {{1, 5, program("Model", "torch.relu(x)"), {{"peek", peek}}}});
+  const Result r = kscope(
+      "run " + quoted(run) + " --task L1/5 --candidate peek --device cpu --trials 3 --json --no-server",
+      environment() + " GITHUB_TOKEN=ghp_x AWS_SECRET_ACCESS_KEY=y SSH_AUTH_SOCK=/tmp/agent");
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  const json j = parse(r);
+  EXPECT_EQ(j["outcome"], "correct") << r.out;
+  const json& containment = j["event"]["result"]["environment"]["containment"];
+  ASSERT_TRUE(containment.is_object()) << r.out;
+  EXPECT_EQ(containment["network"], "seccomp");
+  // The report says what contained the candidate, and what did not.
+  const Result text =
+      kscope("run " + quoted(run) + " --task L1/5 --candidate peek --device cpu --trials 3 --no-store",
+             environment());
+  ASSERT_EQ(text.exitCode, 0) << text.err << text.out;
+  EXPECT_NE(text.out.find("  contained filesystem "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(", network seccomp, processes subreaper, build cache sealed"), std::string::npos)
+      << text.out;
+}
+
+// A `kscope run` killed with SIGKILL mid-request takes its runner along (PR_SET_PDEATHSIG): no orphaned
+// runner keeps evaluating with no client and no deadline.
+TEST_F(KscopeRunCli, AKilledRunClientTakesItsRunnerAlong) {
+  REQUIRE_RUNNER();
+  const fs::path run = writeRun("sleepy.kscope.jsonl",
+                                {{1,
+                                  5,
+                                  program("Model", "torch.relu(x)"),
+                                  {{"sleepy", program("ModelNew", "__import__('time').sleep(600) or x")}}}});
+  const std::string start = "env " + environment() + " " + quoted(std::string(KSCOPE_BINARY)) + " run " +
+                            quoted(run) +
+                            " --task L1/5 --candidate sleepy --device cpu --no-server --no-store > " +
+                            quoted(dir_ / "run.log") + " 2>&1 & echo $! > " + quoted(dir_ / "run.pid");
+  ASSERT_EQ(std::system(start.c_str()), 0);
+  const pid_t client = std::stoi(slurp(dir_ / "run.pid"));
+  auto field = [](pid_t pid, int which) -> std::string {  // which: 0 state, 1 parent pid
+    const std::string stat = slurp("/proc/" + std::to_string(pid) + "/stat");
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos || close + 4 > stat.size()) return "";
+    return which == 0 ? stat.substr(close + 2, 1)
+                      : stat.substr(close + 4, stat.find(' ', close + 4) - close - 4);
+  };
+  auto alive = [&](pid_t pid) {
+    const std::string s = field(pid, 0);
+    return !s.empty() && s != "Z";
+  };
+  // The client's runner, once it works on the request (its working folder is then the request's scratch).
+  pid_t runner = 0;
+  const auto started = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - started < std::chrono::seconds(180)) {
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+      const std::string name = entry.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      const pid_t pid = std::stoi(name);
+      if (field(pid, 1) == std::to_string(client) &&
+          slurp(entry.path() / "comm").rfind("kscope-runner", 0) == 0)
+        runner = pid;
+    }
+    std::error_code ec;
+    const fs::path cwd =
+        runner ? fs::read_symlink("/proc/" + std::to_string(runner) + "/cwd", ec) : fs::path();
+    if (runner && !ec && cwd.filename().string().rfind("runner-", 0) != 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_GT(runner, 0) << slurp(dir_ / "run.log");
+  ASSERT_EQ(kill(client, SIGKILL), 0);
+  for (auto t = std::chrono::steady_clock::now();
+       alive(runner) && std::chrono::steady_clock::now() - t < std::chrono::seconds(30);)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const bool survived = alive(runner);
+  if (survived) kill(runner, SIGKILL);
+  EXPECT_FALSE(survived) << "kscope-runner " << runner << " outlived its kill -9'd client " << client;
+  std::error_code ec;
+  fs::remove_all(fs::temp_directory_path() / ("kscope-" + std::to_string(client)), ec);
+}

@@ -203,7 +203,8 @@ TEST(ExtensionBuild, LoadOfFilesIsCachedByTheirContentNotTheirPath) {
 
 // A runner killed mid-build leaves torch's `lock` file in the build directory, and torch waits for it to go
 // forever: on the H100 a resumed `kscope batch --repair` sat "building" the good-kernels until its time ran
-// out. The next build, holding the directory's own lock, removes the stale one and builds.
+// out. Every build now runs in a fresh staging folder of its own and is published by rename, so a lock left
+// in a published (or half-built) folder never blocks the next build.
 TEST(ExtensionBuild, AStaleTorchLockLeftByAKilledBuildDoesNotBlockTheNext) {
   const std::string code = "from torch.utils.cpp_extension import load_inline\n" + kGoodExtension +
                            candidateWith("return good.relu_twice(self.linear(x)) / 2");

@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <thread>
-
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "core/protocol/json_codec.h"
 #include "tests/engine/task_programs.h"
@@ -44,7 +44,10 @@ class RunnerProcessTest : public ::testing::Test {
            ("kscope-runner-test-" + std::to_string(getpid()) + "-" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
+    // The runner writes only under its writable folders (Landlock; docs/security.md): the test's folder.
+    setenv("KSCOPE_WRITABLE", dir_.c_str(), 1);
     auto started = RunnerProcess::start(runnerBinary(), dir_ / "stderr.txt");
+    unsetenv("KSCOPE_WRITABLE");
     if (auto* why = std::get_if<std::string>(&started)) FAIL() << *why;
     runner_.emplace(std::move(std::get<RunnerProcess>(started)));
     auto ready = runner_->readLine(kTimeoutS);

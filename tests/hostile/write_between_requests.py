@@ -1,6 +1,10 @@
-"""A linear layer with ReLU that leaves a helper behind to send a late report once its run is over."""
+"""A linear layer with ReLU that leaves a helper behind to send a late report once its run is over.
+
+The helper is a thread: processes a program leaves are killed after its request (docs/security.md),
+threads keep running, so this is what the judge still has to catch."""
 import json
 import os
+import threading
 import time
 
 import torch
@@ -17,15 +21,13 @@ def _leave_helper(request_id):
                 sockets.append(int(name))
         except OSError:
             pass
-    scratch, runner = os.getcwd(), os.getpid()
-    if os.fork() == 0:
+    scratch = os.getcwd()
+
+    def helper():
         # The run is over when the runner has left this folder (it returns to its own after a request).
         for _ in range(1200):
-            try:
-                if os.readlink("/proc/%d/cwd" % runner) != scratch:
-                    break
-            except OSError:
-                os._exit(0)
+            if os.getcwd() != scratch:
+                break
             time.sleep(0.05)
         time.sleep(0.5)
         line = {"id": request_id, "event": "result", "ok": True, "result": {"timing": {"speedup": 500.0}}}
@@ -35,7 +37,8 @@ def _leave_helper(request_id):
             except OSError:
                 pass
         open(os.path.join(scratch, "sent"), "w").close()
-        os._exit(0)
+
+    threading.Thread(target=helper, daemon=True).start()
 
 
 class ModelNew(nn.Module):

@@ -254,6 +254,32 @@ TEST(EventCodec, HelloAndBuildPayloadsRoundTrip) {
   EXPECT_EQ(*back.value, b);
 }
 
+// What keeps the candidate in (issue 16): absent from older runners' environments, round-trips when given.
+TEST(EventCodec, TheEnvironmentsContainmentRoundTripsAndIsAbsentFromOlderRunners) {
+  Environment e = sampleEnvironment();
+  EXPECT_FALSE(toJson(e).contains("containment"));
+  Containment c;
+  c.filesystem = "landlock";
+  c.landlockAbi = 7;
+  c.writable = {"/tmp/kscope-1", "/home/me/.cache/kernelscope/build"};
+  c.network = "seccomp";
+  c.processes = "subreaper";
+  c.buildCache = "sealed";
+  c.notes = {"2 thread(s) started before Landlock applied are not bound by it"};
+  e.containment = c;
+  const Json j = toJson(e);
+  EXPECT_EQ(j["containment"]["landlock_abi"], 7);
+  EXPECT_EQ(j["containment"]["build_cache"], "sealed");
+  Decoded<Environment> back = decodeHelloPayload(helloPayload(e));
+  ASSERT_TRUE(back.value) << back.error;
+  EXPECT_EQ(*back.value, e);
+  Json older = j;
+  older.erase("containment");
+  Decoded<Environment> old = decodeHelloPayload(Json{{"environment", older}});
+  ASSERT_TRUE(old.value) << old.error;
+  EXPECT_FALSE(old.value->containment);
+}
+
 TEST(EventCodec, WarmUpResultRoundTripsThroughTheResultEvent) {
   const WarmUpResult r{
       "cuda", 7.5, {{"cuda_context", 0.41}, {"cublas", 0.09}, {"cudnn", 0.1}, {"profiler", 6.9}}};

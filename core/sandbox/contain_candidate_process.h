@@ -1,0 +1,29 @@
+#pragma once
+// The runner's containment, set up by one call before any program runs (docs/security.md): a fresh scratch
+// tree and the tools pointed into it, filesystem writes limited with Landlock, no network (seccomp), a child
+// subreaper so that no descendant escapes killDescendants, and the build cache's seal log. What is active
+// comes back as the `containment` of the runner's environment; what is not is said there, never silently.
+#include <filesystem>
+#include <vector>
+
+#include "core/protocol/evaluate_result.h"
+
+namespace ks::sandbox {
+
+struct ContainmentPaths {
+  std::filesystem::path scratchRoot;  // the runner's own scratch root (created)
+  std::filesystem::path cacheRoot;    // the build cache root (created)
+};
+
+// Reads KSCOPE_WRITABLE (more folders, ':'-separated: the supervisor passes its scratch root) and
+// KSCOPE_CONTAINMENT ("off": no Landlock, seccomp or subreaper, reported as such), sets TMPDIR,
+// TORCH_EXTENSIONS_DIR, CUDA_CACHE_PATH, TRITON_CACHE_DIR, TORCHINDUCTOR_CACHE_DIR,
+// PYTORCH_KERNEL_CACHE_PATH and PYTHONDONTWRITEBYTECODE into scratch and cache, then contains this process.
+// Call it while the process has one thread: Landlock binds the calling thread and its later threads.
+protocol::Containment containCandidateProcess(const ContainmentPaths& paths);
+
+// The variables pointing tools into `scratchRoot` and `cacheRoot` (name, value).
+std::vector<std::pair<std::string, std::string>> toolDirectories(const std::filesystem::path& scratchRoot,
+                                                                 const std::filesystem::path& cacheRoot);
+
+}  // namespace ks::sandbox
