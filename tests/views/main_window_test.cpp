@@ -126,7 +126,7 @@ TEST_F(MainWindowTest, HistogramCountsEveryCandidateWithASpeedupAndAClickSelects
   ChartsView* charts = window.chartsView();
   EXPECT_EQ(charts->baseline(), "default");
   const QList<QBarSet*> sets = charts->histogramSets();
-  ASSERT_EQ(sets.size(), 2);
+  ASSERT_EQ(sets.size(), 3);  // slower, faster, not a win (caught hack or fallback-timed)
   double total = 0;
   for (QBarSet* set : sets)
     for (int i = 0; i < set->count(); ++i) total += set->at(i);
