@@ -98,7 +98,8 @@ void MainWindow::createMenus() {
   m_runAction->setIconText(tr("Run"));  // the toolbar's short text: the bar fits a 1024-px window
   m_runAction->setShortcut(QKeySequence(Qt::Key_F9));
   m_runAction->setStatusTip(
-      tr("Build, check and time the selected candidate on this machine, as shown (an edit included)"));
+      tr("Build, check and time the selected candidate on this machine, as shown (an edit included); "
+         "without a GPU (Device Auto), a program that builds CUDA is compiled with nvcc instead (as F7)"));
   m_runAllAction = runMenu->addAction(style()->standardIcon(QStyle::SP_MediaSeekForward),
                                       tr("Run &All Visible"), this, &MainWindow::runAllVisible);
   m_runAllAction->setObjectName(QStringLiteral("runAllAction"));
@@ -117,6 +118,7 @@ void MainWindow::createMenus() {
   runMenu->addAction(m_compile->archAction());
   connect(m_compile, &CompileCommand::message, this,
           [this](const QString& text) { m_status->showMessage(text, 15000); });
+  connect(m_compile, &CompileCommand::finished, this, [this] { showPane(Pane::Code); });
   m_repair = new RepairCommand(m_code, m_open, this);
   runMenu->addAction(m_repair->action());
   connect(m_measurements->resultView(), &RunResultView::repairRequested, m_repair, &RepairCommand::trigger);
@@ -236,6 +238,13 @@ void MainWindow::applyRunSettings() {
 
 void MainWindow::runSelected() {
   applyRunSettings();
+  // No GPU here and the program builds CUDA: torch would fail in its architecture detection before nvcc
+  // ran, and the run would time the PyTorch fallback. Run compiles the kernel instead (issue 21 item 4).
+  if (m_open->currentRow() >= 0 && m_code->hasProgram() &&
+      m_runs->compilesInsteadOfRunning(m_code->candidateProgram())) {
+    m_compile->compileForRun();
+    return;
+  }
   const QString problem =
       m_runs->enqueue(m_open->run(), m_open->path(), m_open->currentRow(), m_code->candidateProgram());
   if (!problem.isEmpty()) m_status->showMessage(tr("Cannot run: %1").arg(problem), 8000);

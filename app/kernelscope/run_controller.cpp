@@ -3,6 +3,7 @@
 #include <QMetaObject>
 
 #include "app/kernelscope/run_worker.h"
+#include "core/pysource/embedded_sources.h"
 #include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/runner_location.h"
 #include "views/model/loaded_run.h"
@@ -18,6 +19,8 @@ RunController::RunController(const std::filesystem::path& runner, const std::fil
   m_thread.setObjectName(QStringLiteral("kscope-runner supervisor"));
   m_context->moveToThread(&m_thread);
   m_thread.start();
+  connect(this, &RunController::environmentChanged, this,
+          [this](const protocol::Environment& environment) { m_environment = environment; });
 }
 
 RunController::~RunController() {
@@ -49,6 +52,13 @@ QString RunController::whyNotRunnable(const std::shared_ptr<const LoadedRun>& ru
   auto request = supervisor::evaluationRequest(run->task(row), candidate, runs::evaluateOptions(m_choices));
   if (auto* why = std::get_if<std::string>(&request)) return QString::fromStdString(*why);
   return {};
+}
+
+bool RunController::compilesInsteadOfRunning(const QString& program) const {
+  if (!m_environment || m_environment->device == "cuda" || !m_choices.device.empty()) return false;
+  for (const EmbeddedSource& source : extractEmbeddedSources(program.toStdString()))
+    if (source.language == "cuda") return true;
+  return false;
 }
 
 QString RunController::enqueue(const std::shared_ptr<const LoadedRun>& run, const QString& sourceFile,

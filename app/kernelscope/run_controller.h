@@ -11,6 +11,7 @@
 #include <deque>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "app/kernelscope/run_job.h"
 #include "core/protocol/evaluate_result.h"
@@ -46,6 +47,13 @@ class RunController : public QObject {
   // Why row `row`'s candidate, as `program`, cannot be run at all (a .cu without a reference, ...); empty
   // when it can. Does not look at the runner: that problem is said when Run is chosen.
   QString whyNotRunnable(const std::shared_ptr<const LoadedRun>& run, int row, const QString& program) const;
+  // Whether Run should compile `program` with nvcc alone instead of running it (issue 21 item 4): the runner
+  // said it has no GPU, the device is Auto (not an explicit cpu), and the program builds CUDA with
+  // load_inline. Run there would fail inside torch's architecture detection before nvcc ran, and time the
+  // program's PyTorch fallback; the compile-only path shows the real compiler errors and resources instead.
+  bool compilesInsteadOfRunning(const QString& program) const;
+  // The runner's environment, once it answered hello (or a test said it).
+  const std::optional<protocol::Environment>& environment() const { return m_environment; }
   bool isBusy() const { return m_inFlight || !m_queue.empty(); }
   QString runnerProblem() const { return m_runnerProblem; }  // empty when kscope-runner was found
 
@@ -70,6 +78,7 @@ class RunController : public QObject {
   void onWorker(Work&& work);
 
   QString m_runnerProblem;
+  std::optional<protocol::Environment> m_environment;
   std::unique_ptr<RunWorker> m_worker;
   QThread m_thread;
   QObject* m_context;  // lives on m_thread: what is posted to it runs there

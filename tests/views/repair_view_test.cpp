@@ -4,13 +4,18 @@
 // recorded program untouched, the user's own edit one Undo away).
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QFileInfo>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
 
+#include "app/kernelscope/compile_command.h"
 #include "app/kernelscope/main_window.h"
+#include "app/kernelscope/run_controller.h"
 #include "app/kernelscope/run_loader.h"
+#include "core/nvcc/nvcc_locator.h"
+#include "views/widgets/run_settings_bar.h"
 #include "tests/view_model/synthetic_run.h"
 #include "views/model/code_problems.h"
 #include "views/model/loaded_run.h"
@@ -220,6 +225,68 @@ TEST(RepairInTheWindow, RepairShowsADiffAndMakesAnEditedCopyKeepingTheOriginalAn
   EXPECT_EQ(code->candidateProgram(), mine);
   code->revertEdit();  // Revert Edit: the recorded program again, and no autosaved edit left for later tests
   EXPECT_EQ(code->candidateProgram().toStdString(), original);
+}
+
+// Issue 21 item 4: Run on a machine without a GPU, for a program that builds CUDA with load_inline,
+// compiles the kernel with nvcc alone (the Compile path) instead of failing in torch's architecture
+// detection and timing the fallback; it says what it did, with the compiler's errors on the program's lines.
+protocol::Environment environmentOn(const std::string& device) {
+  protocol::Environment e;
+  e.runner = "kscope-runner test";
+  e.device = device;
+  e.deviceName = device == "cuda" ? "NVIDIA H100 80GB HBM3" : "Test CPU";
+  return e;
+}
+
+TEST(RunWithoutGpu, OnlyAutoOnACpuRunnerCompilesAProgramThatBuildsCuda) {
+  RunController runs({}, QDir::temp().filePath(QStringLiteral("kscope-nogpu-test.sqlite")).toStdString());
+  const QString cuda = QString::fromStdString(*test::syntheticRun()->candidate(test::kRowE)->code);
+  const QString plain = QStringLiteral("import torch\nclass ModelNew(torch.nn.Module):\n  pass\n");
+  EXPECT_FALSE(runs.compilesInsteadOfRunning(cuda));  // nothing known about the runner yet: run it
+  emit runs.environmentChanged(environmentOn("cpu"));
+  EXPECT_TRUE(runs.compilesInsteadOfRunning(cuda));
+  EXPECT_FALSE(runs.compilesInsteadOfRunning(plain));  // nothing to compile: it runs on the CPU
+  runs.setChoices({.device = "cpu"}, {});               // cpu asked for: time the fallback there
+  EXPECT_FALSE(runs.compilesInsteadOfRunning(cuda));
+  runs.setChoices({}, {});
+  emit runs.environmentChanged(environmentOn("cuda"));
+  EXPECT_FALSE(runs.compilesInsteadOfRunning(cuda));
+}
+
+TEST(RunWithoutGpu, RunCompilesTheKernelAndShowsTheCompilersErrorOnItsLine) {
+  if (!nvcc::findNvcc().found()) GTEST_SKIP() << "no nvcc on this machine";
+  MainWindow window;
+  window.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+  window.showRun(QStringLiteral("/tmp/synthetic-run.jsonl"), test::syntheticRun());
+  window.taskTable()->setCurrentRow(test::kRowE);
+  CodeCompareView* code = window.codeView();
+  if (code->isEdited()) code->revertEdit();
+  // An error in the kernel's body, on a line the test knows.
+  const std::string broken = *window.run()->candidate(test::kRowE)->code;
+  const std::string marker = "if (i < n) y[i] = x[i] * s;";
+  ASSERT_NE(broken.find(marker), std::string::npos);
+  std::string edited = broken;
+  edited.replace(edited.find(marker), marker.size(), "if (i < n) y[i] = x[i] * s + not_declared_here;");
+  code->applyEdit(QString::fromStdString(edited));
+  const int line = test::lineContaining(edited, "not_declared_here");
+  window.runSettings()->setChoices({});  // Device: Auto
+  emit window.runController()->environmentChanged(environmentOn("cpu"));
+
+  auto* compile = window.findChild<CompileCommand*>();
+  ASSERT_NE(compile, nullptr);
+  QSignalSpy finished(compile, &CompileCommand::finished);
+  window.findChild<QAction*>("runAction")->trigger();
+  EXPECT_FALSE(window.runController()->isBusy());  // nothing was queued for the runner
+  ASSERT_TRUE(finished.wait(600000)) << "nvcc did not finish in 10 minutes";
+  const QString summary = finished.first().first().toString();
+  EXPECT_TRUE(summary.startsWith("No GPU here: Run compiled the kernel instead of running it: compiled for sm_"))
+      << summary.toStdString();
+  EXPECT_TRUE(summary.contains("not_declared_here")) << summary.toStdString();
+  EXPECT_TRUE(summary.contains("choose Device cpu")) << summary.toStdString();
+  EXPECT_TRUE(code->candidateEditor()->annotation(line - 1).contains("not_declared_here"))
+      << code->candidateEditor()->annotation(line - 1).toStdString();
+  code->revertEdit();  // no autosaved edit left for later tests
 }
 
 }  // namespace
