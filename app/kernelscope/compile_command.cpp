@@ -112,8 +112,7 @@ QString CompileCommand::summary(const Outcome& out) {
   if (!r.ok) {
     const std::size_t errors = r.errorCount();
     return tr("compiled for %1: %2 (%3); %4")
-        .arg(arch,
-             errors == 1 ? tr("1 error") : tr("%1 errors").arg(errors),
+        .arg(arch, errors == 1 ? tr("1 error") : tr("%1 errors").arg(errors),
              QString::fromUtf8(repair::causeName(repair::classifyBuildFailure(r.log, out.program).cause)),
              QString::fromStdString(nvcc::summarizeErrors(r.diagnostics)));
   }

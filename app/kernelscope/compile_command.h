@@ -29,7 +29,8 @@ class CompileCommand : public QObject {
     std::string program;
     std::string arch;
     int row = -1;
-    bool forRun = false;  // Run asked for it on a machine without a GPU (RunController::compilesInsteadOfRunning)
+    bool forRun =
+        false;  // Run asked for it on a machine without a GPU (RunController::compilesInsteadOfRunning)
   };
 
   CompileCommand(CodeCompareView* code, const OpenRun* open, QWidget* window);
