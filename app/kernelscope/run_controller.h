@@ -4,10 +4,12 @@
 // recorded in the results store there and reported here (finished); the queue's progress reads
 // "3/40 · L1/12 r2 · timing 20/55". Cancel kills the runner in flight and drains the queue. The runner's
 // environment (`hello`) is asked for by probe() and before the first run.
+#include <QElapsedTimer>
 #include <QList>
 #include <QObject>
 #include <QString>
 #include <QThread>
+#include <QTimer>
 #include <deque>
 #include <filesystem>
 #include <memory>
@@ -72,6 +74,7 @@ class RunController : public QObject {
  private:
   void startNext();
   void onEvent(int jobId, const QString& phase, int done, int total);
+  QString phaseText() const;
   void onFinished(const RunJob& job, const runs::MeasuredRun& run, const QString& storeError);
   void emitProgress(const QString& phase);
   template <class Work>
@@ -86,7 +89,14 @@ class RunController : public QObject {
   std::unique_ptr<RunJob> m_inFlight;
   runs::RunChoices m_choices;
   RunLimits m_limits;
-  QString m_phase;  // of the job in flight
+  QString m_phase;  // of the job in flight: "correctness 1/5 · 3 min so far · about 12 min left"
+  // The phase in progress and its steps, for the estimate (views/model/phase_estimate.h): when it (re)started
+  // and how many of its steps were done then; a build that interrupts it restarts the clock.
+  QString m_phaseName;
+  QElapsedTimer m_phaseClock;
+  int m_phaseDoneAtStart = 0, m_phaseDone = 0, m_phaseTotal = 0;
+  QString m_buildNote;  // "a build took 41 s", for the rest of the job (whether it built: with the result)
+  QTimer m_tick;        // re-says the progress every few seconds, so "so far" moves on a long step
   bool m_environmentAsked = false;
   int m_nextId = 1;
   int m_done = 0, m_total = 0, m_cancelled = 0;
