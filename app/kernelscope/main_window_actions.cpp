@@ -3,11 +3,13 @@
 #include <QAction>
 #include <QApplication>
 #include <QChartView>
+#include <QCompleter>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -222,9 +224,24 @@ void MainWindow::chooseFile() {
   openPath(path);
 }
 
+QFileDialog* MainWindow::makeFolderDialog() {
+  auto* dialog =
+      new QFileDialog(this, tr("Open Folder (KernelBench, CUDA-L2, good-kernels)"), dialogFolder());
+  dialog->setObjectName(QStringLiteral("openFolderDialog"));
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->setFileMode(QFileDialog::Directory);
+  dialog->setOption(QFileDialog::ShowDirsOnly);
+  // Qt's own dialog completes a typed path in a popup that takes the first Return (issue 17: Return went to
+  // the autocomplete, not to Open); completed inline, the first Return opens the folder.
+  if (auto* edit = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")); edit && edit->completer())
+    edit->completer()->setCompletionMode(QCompleter::InlineCompletion);
+  return dialog;
+}
+
 void MainWindow::chooseFolder() {
-  const QString path = QFileDialog::getExistingDirectory(
-      this, tr("Open Folder (KernelBench, CUDA-L2, good-kernels)"), dialogFolder());
+  QFileDialog* dialog = makeFolderDialog();
+  if (dialog->exec() != QDialog::Accepted) return;
+  const QString path = dialog->selectedFiles().value(0);
   if (path.isEmpty()) return;
   QSettings().setValue(kDirectoryKey, path);
   openPath(path);
