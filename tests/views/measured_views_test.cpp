@@ -277,6 +277,22 @@ TEST(CodeProblems, DiagnosticsAtTheirPythonLineTracebackFramesAndTheRestInTheLis
   EXPECT_EQ(candidateProblems(reference)[0].line, 0);  // not a line of the candidate
 }
 
+// Issue 17 item 6: one naming rule for the device of every run, "<name> (<kind>)", the name "—" when the run
+// reported none (an error before any result).
+TEST(DeviceText, EveryRunIsNamedTheSameWay) {
+  runs::MeasuredRun result = test::timedRun(2.0);  // AMD EPYC, cpu
+  EXPECT_EQ(deviceText(result), "AMD EPYC (cpu)");
+  runs::MeasuredRun error;
+  error.row.device = "cpu";  // the device asked for: the error carries no environment
+  error.row.outcome = "error";
+  EXPECT_EQ(deviceText(error), "— (cpu)");
+  error.row.device = "default";
+  EXPECT_EQ(deviceText(error), "— (the runner's default device)");
+  runs::MeasuredRun unnamed = test::timedRun(2.0);
+  unnamed.row.device = "cpu";  // a runner that reported no device name
+  EXPECT_EQ(deviceText(unnamed), "— (cpu)");
+}
+
 // Issue 17 item 5: a long phase says how long it has run and, once a step ended, about how long is left.
 TEST(PhaseEstimate, TheFinishedStepsTimeTheStepsLeft) {
   EXPECT_EQ(phaseEstimate(2, 0, 0, 5), "0/5");                 // just begun

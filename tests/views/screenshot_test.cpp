@@ -276,16 +276,19 @@ TEST(Screenshots, ChartsNeverDrawACaughtHackOrAFallbackAsAWin) {
   window.taskTable()->setCurrentRow(row);
   const std::string original = *window.run()->candidate(row)->code;
   runs::MeasuredRun fallback = test::timedRun(1.02, hash::codeHash(original));
-  fallback.result->build.extensions.push_back(protocol::ExtensionBuild{
-      .name = "diagonal_matmul_cuda", .program = "candidate", .ok = false, .error = "error",
-      .cause = "bound-kernel"});
+  fallback.result->build.extensions.push_back(protocol::ExtensionBuild{.name = "diagonal_matmul_cuda",
+                                                                       .program = "candidate",
+                                                                       .ok = false,
+                                                                       .error = "error",
+                                                                       .cause = "bound-kernel"});
   window.openRun()->addRun(row, {fallback, true});
   runs::MeasuredRun repaired = test::timedRun(2.91, "sha256:repaired");
   repaired.repair = {{"original_code_hash", hash::codeHash(original)},
                      {"repairs",
                       {{{"kind", "bind-wrapper"},
-                        {"what", "functions=[\"diagonal_matmul_kernel\"] binds a __global__ kernel: a host "
-                                 "wrapper that launches it is bound instead"},
+                        {"what",
+                         "functions=[\"diagonal_matmul_kernel\"] binds a __global__ kernel: a host "
+                         "wrapper that launches it is bound instead"},
                         {"lines", {40}}}}}};
   window.openRun()->addRun(row, {repaired, false});
   window.showPane(MainWindow::Pane::Measurements);

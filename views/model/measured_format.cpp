@@ -18,11 +18,18 @@ QString localTime(const std::string& isoUtc) {
 }
 
 QString deviceText(const runs::MeasuredRun& run) {
-  const QString name = QString::fromStdString(run.row.device);
-  const std::string kind = run.result ? run.result->device : std::string();
-  return kind.empty() || kind == run.row.device
-             ? name
-             : QStringLiteral("%1 (%2)").arg(name, QString::fromStdString(kind));
+  // One rule for every row (issue 17: "cpu" beside "AMD EPYC (cpu), this machine"): "<name> (<kind>)". A
+  // run that reported no device name (it ended in an error before, or its runner predates the name) shows
+  // "—" for it, and the kind it asked for.
+  const std::string kind = run.result && !run.result->device.empty() ? run.result->device : std::string();
+  const bool named = !run.row.device.empty() && run.row.device != kind && run.row.device != "cpu" &&
+                     run.row.device != "cuda" && run.row.device != "default";
+  const std::string asked = named ? kind : (kind.empty() ? run.row.device : kind);
+  const QString kindText = asked == "default" || asked.empty() ? QObject::tr("the runner's default device")
+                                                               : QString::fromStdString(asked);
+  if (!named) return QStringLiteral("— (%1)").arg(kindText);
+  return kind.empty() ? QString::fromStdString(run.row.device)
+                      : QStringLiteral("%1 (%2)").arg(QString::fromStdString(run.row.device), kindText);
 }
 
 QString outcomeText(const runs::MeasuredRun& run) {

@@ -8,8 +8,9 @@
 
 namespace ks {
 
-QString localTime(const std::string& isoUtc);      // "2026-05-04 12:03" in local time; as given if unreadable
-QString deviceText(const runs::MeasuredRun& run);  // "AMD EPYC (cpu)", "NVIDIA H100 80GB HBM3 (cuda)"
+QString localTime(const std::string& isoUtc);  // "2026-05-04 12:03" in local time; as given if unreadable
+// "AMD EPYC (cpu)", "NVIDIA H100 80GB HBM3 (cuda)"; "— (cpu)" for a run that reported no device name
+QString deviceText(const runs::MeasuredRun& run);
 QString outcomeText(const runs::MeasuredRun& run);  // "correct", "incorrect", "error: timeout"
 // "17.20× [16.93–17.48×]" (the 95 % interval); "17.20× ± 3.1%" (the candidate's CV) for results of runners
 // before the interval; "—" when not timed. A result whose program fell back to PyTorch says so first:
