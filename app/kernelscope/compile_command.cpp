@@ -24,9 +24,9 @@ namespace {
 
 const QString kArchKey = QStringLiteral("compile/arch");
 
-CompileCommand::Outcome compile(std::string program, std::string arch, int row) {
+CompileCommand::Outcome compile(std::string program, std::string arch, int row, bool forRun) {
   static std::atomic<int> serial{0};
-  CompileCommand::Outcome out{{}, {}, std::move(program), std::move(arch), row};
+  CompileCommand::Outcome out{{}, {}, std::move(program), std::move(arch), row, forRun};
   nvcc::TorchSetup torch = nvcc::discoverTorchSetup("python3");
   if (!torch.found()) torch = nvcc::discoverTorchSetup("/usr/bin/python3");
   if (!torch.found()) {
@@ -82,7 +82,11 @@ void CompileCommand::chooseArch() {
   if (ok && !chosen.trimmed().isEmpty()) setArch(chosen.trimmed());
 }
 
-void CompileCommand::trigger() {
+void CompileCommand::trigger() { start(false); }
+
+void CompileCommand::compileForRun() { start(true); }
+
+void CompileCommand::start(bool forRun) {
   if (m_watcher.isRunning()) {
     emit message(tr("Compile: already compiling"));
     return;
@@ -92,34 +96,57 @@ void CompileCommand::trigger() {
     return;
   }
   const QString target = arch();
-  emit message(tr("Compiling for %1 with nvcc (no GPU needed)…").arg(target));
+  emit message(forRun ? tr("No GPU here: Run compiles the kernel for %1 with nvcc instead of running it "
+                           "(torch cannot build it without a GPU)…")
+                            .arg(target)
+                      : tr("Compiling for %1 with nvcc (no GPU needed)…").arg(target));
   m_watcher.setFuture(QtConcurrent::run(compile, m_code->candidateProgram().toStdString(),
-                                        target.toStdString(), m_open->currentRow()));
+                                        target.toStdString(), m_open->currentRow(), forRun));
+}
+
+QString CompileCommand::summary(const Outcome& out) {
+  const QString arch = QString::fromStdString(out.arch);
+  if (!out.error.empty())
+    return tr("nothing compiled for %1: %2").arg(arch, QString::fromStdString(out.error));
+  const auto& r = out.result;
+  if (!r.ok) {
+    const std::size_t errors = r.errorCount();
+    return tr("compiled for %1: %2 (%3); %4")
+        .arg(arch, errors == 1 ? tr("1 error") : tr("%1 errors").arg(errors),
+             QString::fromUtf8(repair::causeName(repair::classifyBuildFailure(r.log, out.program).cause)),
+             QString::fromStdString(nvcc::summarizeErrors(r.diagnostics)));
+  }
+  QStringList kernels;
+  for (const auto& k : r.kernels) {
+    QString name = QString::fromStdString(k.name);
+    name = name.left(name.indexOf('(') < 0 ? name.size() : name.indexOf('('));
+    kernels << tr("%1: %2 registers, %3 B shared, %4")
+                   .arg(name)
+                   .arg(k.registers)
+                   .arg(k.sharedBytes)
+                   .arg(k.spillStores + k.spillLoads > 0
+                            ? tr("%1 B spilled").arg(k.spillStores + k.spillLoads)
+                            : tr("no spills"));
+  }
+  return tr("compiled for %1 without errors: %2 (%3), %4 s")
+      .arg(arch, r.kernels.size() == 1 ? tr("1 kernel") : tr("%1 kernels").arg(r.kernels.size()),
+           kernels.isEmpty() ? tr("no __global__ kernel") : kernels.join(QStringLiteral("; ")))
+      .arg(r.compileSeconds, 0, 'f', 0);
 }
 
 void CompileCommand::show() {
   const Outcome out = m_watcher.result();
-  QString summary;
-  if (!out.error.empty()) {
-    summary = tr("Compile (%1): nothing compiled: %2")
-                  .arg(QString::fromStdString(out.arch), QString::fromStdString(out.error));
-  } else {
-    const auto& r = out.result;
-    summary = r.ok ? tr("Compile (%1): compiled, %2 kernel(s), %3 s")
-                         .arg(QString::fromStdString(out.arch))
-                         .arg(r.kernels.size())
-                         .arg(r.compileSeconds, 0, 'f', 0)
-                   : tr("Compile (%1) failed: %2 (%3)")
-                         .arg(QString::fromStdString(out.arch),
-                              QString::fromUtf8(
-                                  repair::causeName(repair::classifyBuildFailure(r.log, out.program).cause)),
-                              QString::fromStdString(nvcc::summarizeErrors(r.diagnostics)));
+  QString summary = out.forRun ? tr("No GPU here: Run compiled the kernel instead of running it: %1")
+                                     .arg(CompileCommand::summary(out))
+                               : tr("Compile: %1").arg(CompileCommand::summary(out));
+  if (out.error.empty()) {
     // Shown only on the program it compiled: a row change or an edit meanwhile makes it stale.
     if (m_open->currentRow() == out.row && m_code->candidateProgram().toStdString() == out.program)
-      m_code->showProblems(compileProblems(r, out.program));
+      m_code->showProblems(compileProblems(out.result, out.program));
     else
       summary += tr(" (the program on show changed meanwhile: not marked)");
   }
+  if (out.forRun) summary += tr(" — choose Device cpu to time its PyTorch fallback on this CPU");
   emit message(summary);
   emit finished(summary);
 }

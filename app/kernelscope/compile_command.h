@@ -29,6 +29,8 @@ class CompileCommand : public QObject {
     std::string program;
     std::string arch;
     int row = -1;
+    bool forRun =
+        false;  // Run asked for it on a machine without a GPU (RunController::compilesInsteadOfRunning)
   };
 
   CompileCommand(CodeCompareView* code, const OpenRun* open, QWidget* window);
@@ -40,13 +42,22 @@ class CompileCommand : public QObject {
 
  public slots:
   void trigger();
+  // Run on a machine without a GPU (issue 21 item 4): the same compile, said as what Run did instead
+  // ("No GPU here: Run compiled the kernel for sm_90a instead of running it: …").
+  void compileForRun();
   void chooseArch();
 
  signals:
   void message(const QString& text);  // for the status bar
   void finished(const QString& summary);
 
+ public:
+  // What a compile says for a person: "compiled for sm_90a: 2 errors (bound-kernel); first: …" or
+  // "compiled for sm_90a: 1 kernel (scale_kernel: 12 registers, 0 B shared, no spills), 31 s".
+  static QString summary(const Outcome& outcome);
+
  private:
+  void start(bool forRun);
   void show();
 
   CodeCompareView* m_code;

@@ -12,6 +12,7 @@
 #include <string>
 
 class QDockWidget;
+class QFileDialog;
 class QMenu;
 class QTabWidget;
 class QToolBar;
@@ -86,6 +87,9 @@ class MainWindow : public QMainWindow {
   EditAutosave* editAutosave() const { return m_edits; }
   const std::shared_ptr<const MeasuredHistory>& history() const;
   QWidget* paneWidget(Pane pane) const;
+  // File ▸ Open Folder's dialog, not yet shown (deleted on close): in the open file's folder, a typed path
+  // completed inline so that Return opens it.
+  QFileDialog* makeFolderDialog();
   // True when the window fits kSmallestScreen and every shown pane has at least its least size; else
   // false, with the reason in `why`.
   bool layoutUsable(QString* why = nullptr) const;

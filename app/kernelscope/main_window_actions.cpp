@@ -3,11 +3,13 @@
 #include <QAction>
 #include <QApplication>
 #include <QChartView>
+#include <QCompleter>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -98,7 +100,8 @@ void MainWindow::createMenus() {
   m_runAction->setIconText(tr("Run"));  // the toolbar's short text: the bar fits a 1024-px window
   m_runAction->setShortcut(QKeySequence(Qt::Key_F9));
   m_runAction->setStatusTip(
-      tr("Build, check and time the selected candidate on this machine, as shown (an edit included)"));
+      tr("Build, check and time the selected candidate on this machine, as shown (an edit included); "
+         "without a GPU (Device Auto), a program that builds CUDA is compiled with nvcc instead (as F7)"));
   m_runAllAction = runMenu->addAction(style()->standardIcon(QStyle::SP_MediaSeekForward),
                                       tr("Run &All Visible"), this, &MainWindow::runAllVisible);
   m_runAllAction->setObjectName(QStringLiteral("runAllAction"));
@@ -117,6 +120,7 @@ void MainWindow::createMenus() {
   runMenu->addAction(m_compile->archAction());
   connect(m_compile, &CompileCommand::message, this,
           [this](const QString& text) { m_status->showMessage(text, 15000); });
+  connect(m_compile, &CompileCommand::finished, this, [this] { showPane(Pane::Code); });
   m_repair = new RepairCommand(m_code, m_open, this);
   runMenu->addAction(m_repair->action());
   connect(m_measurements->resultView(), &RunResultView::repairRequested, m_repair, &RepairCommand::trigger);
@@ -220,9 +224,24 @@ void MainWindow::chooseFile() {
   openPath(path);
 }
 
+QFileDialog* MainWindow::makeFolderDialog() {
+  auto* dialog =
+      new QFileDialog(this, tr("Open Folder (KernelBench, CUDA-L2, good-kernels)"), dialogFolder());
+  dialog->setObjectName(QStringLiteral("openFolderDialog"));
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->setFileMode(QFileDialog::Directory);
+  dialog->setOption(QFileDialog::ShowDirsOnly);
+  // Qt's own dialog completes a typed path in a popup that takes the first Return (issue 17: Return went to
+  // the autocomplete, not to Open); completed inline, the first Return opens the folder.
+  if (auto* edit = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")); edit && edit->completer())
+    edit->completer()->setCompletionMode(QCompleter::InlineCompletion);
+  return dialog;
+}
+
 void MainWindow::chooseFolder() {
-  const QString path = QFileDialog::getExistingDirectory(
-      this, tr("Open Folder (KernelBench, CUDA-L2, good-kernels)"), dialogFolder());
+  QFileDialog* dialog = makeFolderDialog();
+  if (dialog->exec() != QDialog::Accepted) return;
+  const QString path = dialog->selectedFiles().value(0);
   if (path.isEmpty()) return;
   QSettings().setValue(kDirectoryKey, path);
   openPath(path);
@@ -236,6 +255,13 @@ void MainWindow::applyRunSettings() {
 
 void MainWindow::runSelected() {
   applyRunSettings();
+  // No GPU here and the program builds CUDA: torch would fail in its architecture detection before nvcc
+  // ran, and the run would time the PyTorch fallback. Run compiles the kernel instead (issue 21 item 4).
+  if (m_open->currentRow() >= 0 && m_code->hasProgram() &&
+      m_runs->compilesInsteadOfRunning(m_code->candidateProgram())) {
+    m_compile->compileForRun();
+    return;
+  }
   const QString problem =
       m_runs->enqueue(m_open->run(), m_open->path(), m_open->currentRow(), m_code->candidateProgram());
   if (!problem.isEmpty()) m_status->showMessage(tr("Cannot run: %1").arg(problem), 8000);

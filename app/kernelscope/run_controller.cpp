@@ -3,9 +3,11 @@
 #include <QMetaObject>
 
 #include "app/kernelscope/run_worker.h"
+#include "core/pysource/embedded_sources.h"
 #include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/runner_location.h"
 #include "views/model/loaded_run.h"
+#include "views/model/phase_estimate.h"
 
 namespace ks {
 
@@ -18,6 +20,10 @@ RunController::RunController(const std::filesystem::path& runner, const std::fil
   m_thread.setObjectName(QStringLiteral("kscope-runner supervisor"));
   m_context->moveToThread(&m_thread);
   m_thread.start();
+  m_tick.setInterval(5000);
+  connect(&m_tick, &QTimer::timeout, this, [this] { emitProgress({}); });
+  connect(this, &RunController::environmentChanged, this,
+          [this](const protocol::Environment& environment) { m_environment = environment; });
 }
 
 RunController::~RunController() {
@@ -49,6 +55,13 @@ QString RunController::whyNotRunnable(const std::shared_ptr<const LoadedRun>& ru
   auto request = supervisor::evaluationRequest(run->task(row), candidate, runs::evaluateOptions(m_choices));
   if (auto* why = std::get_if<std::string>(&request)) return QString::fromStdString(*why);
   return {};
+}
+
+bool RunController::compilesInsteadOfRunning(const QString& program) const {
+  if (!m_environment || m_environment->device == "cuda" || !m_choices.device.empty()) return false;
+  for (const EmbeddedSource& source : extractEmbeddedSources(program.toStdString()))
+    if (source.language == "cuda") return true;
+  return false;
 }
 
 QString RunController::enqueue(const std::shared_ptr<const LoadedRun>& run, const QString& sourceFile,
@@ -122,6 +135,10 @@ void RunController::startNext() {
   if (!m_environmentAsked) probe();  // queued before the job: the environment shows while it runs
   m_inFlight = std::make_unique<RunJob>(std::move(m_queue.front()));
   m_queue.pop_front();
+  m_phaseName.clear();
+  m_buildNote.clear();
+  m_phaseClock.start();
+  m_tick.start();
   emitProgress(tr("starting"));
   onWorker([this, worker = m_worker.get(), job = *m_inFlight] {
     const int id = job.id;
@@ -143,12 +160,38 @@ void RunController::startNext() {
 
 void RunController::onEvent(int jobId, const QString& phase, int done, int total) {
   if (!m_inFlight || m_inFlight->id != jobId) return;
-  emitProgress(total > 0 ? QStringLiteral("%1 %2/%3").arg(phase).arg(done).arg(total) : phase);
+  if (total <= 0) {  // a phase begins, or comes back after a build that interrupted it
+    if (m_phaseName == QStringLiteral("build") && phase != m_phaseName)
+      m_buildNote = tr("a build took %1").arg(roughDuration(m_phaseClock.elapsed() / 1000.0));
+    if (phase != m_phaseName || m_phaseTotal <= 0) m_phaseDone = m_phaseTotal = 0;
+    m_phaseName = phase;
+    m_phaseDoneAtStart = m_phaseDone;
+    m_phaseClock.start();
+  } else {
+    m_phaseDone = done;
+    m_phaseTotal = total;
+  }
+  emitProgress(phaseText());
+}
+
+QString RunController::phaseText() const {
+  QString text = m_phaseName;
+  if (m_phaseTotal > 0)
+    text += QStringLiteral(" ") +
+            phaseEstimate(m_phaseClock.elapsed() / 1000.0, m_phaseDoneAtStart, m_phaseDone, m_phaseTotal);
+  else if (m_phaseClock.isValid() && m_phaseClock.elapsed() >= 5000)
+    text += tr(" · %1 so far").arg(roughDuration(m_phaseClock.elapsed() / 1000.0));
+  if (!m_buildNote.isEmpty() && m_phaseName != QStringLiteral("build"))
+    text += QStringLiteral(" · ") + m_buildNote;
+  return text;
 }
 
 void RunController::emitProgress(const QString& phase) {
   if (!m_inFlight) return;
-  if (!phase.isEmpty()) m_phase = phase;
+  if (!phase.isEmpty())
+    m_phase = phase;
+  else if (!m_phaseName.isEmpty())
+    m_phase = phaseText();  // the tick: the same phase, its time moved on
   const QString text =
       QStringLiteral("%1/%2 · %3 · %4").arg(m_done + 1).arg(m_total).arg(m_inFlight->label(), m_phase);
   emit progressChanged(m_done, m_total, text);
@@ -156,6 +199,7 @@ void RunController::emitProgress(const QString& phase) {
 
 void RunController::onFinished(const RunJob& job, const runs::MeasuredRun& run, const QString& storeError) {
   m_inFlight.reset();
+  m_tick.stop();
   ++m_done;
   if (run.error && run.error->kind == protocol::ErrorKind::Cancelled) ++m_cancelled;
   emit finished(job, run, storeError);

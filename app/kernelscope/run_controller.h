@@ -4,13 +4,16 @@
 // recorded in the results store there and reported here (finished); the queue's progress reads
 // "3/40 · L1/12 r2 · timing 20/55". Cancel kills the runner in flight and drains the queue. The runner's
 // environment (`hello`) is asked for by probe() and before the first run.
+#include <QElapsedTimer>
 #include <QList>
 #include <QObject>
 #include <QString>
 #include <QThread>
+#include <QTimer>
 #include <deque>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "app/kernelscope/run_job.h"
 #include "core/protocol/evaluate_result.h"
@@ -46,6 +49,13 @@ class RunController : public QObject {
   // Why row `row`'s candidate, as `program`, cannot be run at all (a .cu without a reference, ...); empty
   // when it can. Does not look at the runner: that problem is said when Run is chosen.
   QString whyNotRunnable(const std::shared_ptr<const LoadedRun>& run, int row, const QString& program) const;
+  // Whether Run should compile `program` with nvcc alone instead of running it (issue 21 item 4): the runner
+  // said it has no GPU, the device is Auto (not an explicit cpu), and the program builds CUDA with
+  // load_inline. Run there would fail inside torch's architecture detection before nvcc ran, and time the
+  // program's PyTorch fallback; the compile-only path shows the real compiler errors and resources instead.
+  bool compilesInsteadOfRunning(const QString& program) const;
+  // The runner's environment, once it answered hello (or a test said it).
+  const std::optional<protocol::Environment>& environment() const { return m_environment; }
   bool isBusy() const { return m_inFlight || !m_queue.empty(); }
   QString runnerProblem() const { return m_runnerProblem; }  // empty when kscope-runner was found
 
@@ -64,12 +74,14 @@ class RunController : public QObject {
  private:
   void startNext();
   void onEvent(int jobId, const QString& phase, int done, int total);
+  QString phaseText() const;
   void onFinished(const RunJob& job, const runs::MeasuredRun& run, const QString& storeError);
   void emitProgress(const QString& phase);
   template <class Work>
   void onWorker(Work&& work);
 
   QString m_runnerProblem;
+  std::optional<protocol::Environment> m_environment;
   std::unique_ptr<RunWorker> m_worker;
   QThread m_thread;
   QObject* m_context;  // lives on m_thread: what is posted to it runs there
@@ -77,7 +89,14 @@ class RunController : public QObject {
   std::unique_ptr<RunJob> m_inFlight;
   runs::RunChoices m_choices;
   RunLimits m_limits;
-  QString m_phase;  // of the job in flight
+  QString m_phase;  // of the job in flight: "correctness 1/5 · 3 min so far · about 12 min left"
+  // The phase in progress and its steps, for the estimate (views/model/phase_estimate.h): when it (re)started
+  // and how many of its steps were done then; a build that interrupts it restarts the clock.
+  QString m_phaseName;
+  QElapsedTimer m_phaseClock;
+  int m_phaseDoneAtStart = 0, m_phaseDone = 0, m_phaseTotal = 0;
+  QString m_buildNote;  // "a build took 41 s", for the rest of the job (whether it built: with the result)
+  QTimer m_tick;        // re-says the progress every few seconds, so "so far" moves on a long step
   bool m_environmentAsked = false;
   int m_nextId = 1;
   int m_done = 0, m_total = 0, m_cancelled = 0;

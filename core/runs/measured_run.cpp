@@ -13,6 +13,10 @@ MeasuredRun readMeasuredRun(store::StoredResult row) {
     run.unreadable = "the stored event is not a JSON object";
     return run;
   }
+  if (auto repair = event.find("repair"); repair != event.end() && repair->is_object()) {
+    run.repair = std::move(*repair);
+    event.erase("repair");
+  }
   // kscope batch stores the build errors of its compile-only prebuild without a request id.
   if (!event.contains("id")) event["id"] = "";
   auto decoded =
@@ -38,6 +42,9 @@ MeasuredRun readMeasuredRun(store::StoredResult row) {
 MeasuredRun measuredRun(store::StoredResult row,
                         const std::variant<protocol::ResultEvent, protocol::ErrorEvent>& end) {
   MeasuredRun run;
+  if (row.result.is_object())
+    if (auto repair = row.result.find("repair"); repair != row.result.end() && repair->is_object())
+      run.repair = std::move(*repair);
   row.result = nullptr;
   run.row = std::move(row);
   if (const auto* error = std::get_if<protocol::ErrorEvent>(&end)) {

@@ -1,6 +1,7 @@
 #pragma once
 // A results-store row read back for display: its indexed facts, and the runner's end event it keeps
 // decoded into the protocol's types — the evaluation for a result, the error otherwise.
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <variant>
@@ -16,6 +17,9 @@ struct MeasuredRun {
   std::optional<protocol::EvaluateResult> result;
   std::optional<protocol::ErrorInfo> error;
   std::string unreadable;  // why the stored event could not be decoded, when neither is set
+  // A repaired program's run (`kscope run --repair`, result_row.h): {"original_code_hash", "repairs":
+  // [{"kind", "what", "lines"}...]} as stored beside the end event; null when the program was not repaired.
+  nlohmann::ordered_json repair;
 
   bool correct() const { return row.outcome == "correct"; }
 };

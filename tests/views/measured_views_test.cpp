@@ -16,6 +16,7 @@
 #include "views/model/code_problems.h"
 #include "views/model/measured_format.h"
 #include "views/model/measured_history.h"
+#include "views/model/phase_estimate.h"
 #include "views/model/speedup_format.h"
 #include "views/models/candidate_filter_proxy.h"
 #include "views/models/candidate_table_model.h"
@@ -241,7 +242,7 @@ TEST(CodeProblems, DiagnosticsAtTheirPythonLineTracebackFramesAndTheRestInTheLis
                                .pythonLine = 14},
                               {.file = "ptxas", .severity = "error", .message = "too many resources"}};
   const auto problems = candidateProblems(build);
-  ASSERT_EQ(problems.size(), 3u);  // the error's own line is the first diagnostic's: said once
+  ASSERT_EQ(problems.size(), 3u);   // the error's own line is the first diagnostic's: said once
   EXPECT_EQ(problems[0].line, 14);  // first, the failed build's cause on the first error's line
   EXPECT_TRUE(problems[0].message.startsWith("cause: source-error — ")) << problems[0].message.toStdString();
   EXPECT_EQ(problems[1].line, 14);
@@ -274,6 +275,57 @@ TEST(CodeProblems, DiagnosticsAtTheirPythonLineTracebackFramesAndTheRestInTheLis
   reference.error->line = 7;
   ASSERT_EQ(candidateProblems(reference).size(), 1u);
   EXPECT_EQ(candidateProblems(reference)[0].line, 0);  // not a line of the candidate
+}
+
+// Issue 17 item 6: one naming rule for the device of every run, "<name> (<kind>)", the name "—" when the run
+// reported none (an error before any result).
+TEST(DeviceText, EveryRunIsNamedTheSameWay) {
+  runs::MeasuredRun result = test::timedRun(2.0);  // AMD EPYC, cpu
+  EXPECT_EQ(deviceText(result), "AMD EPYC (cpu)");
+  runs::MeasuredRun error;
+  error.row.device = "cpu";  // the device asked for: the error carries no environment
+  error.row.outcome = "error";
+  EXPECT_EQ(deviceText(error), "— (cpu)");
+  error.row.device = "default";
+  EXPECT_EQ(deviceText(error), "— (the runner's default device)");
+  runs::MeasuredRun unnamed = test::timedRun(2.0);
+  unnamed.row.device = "cpu";  // a runner that reported no device name
+  EXPECT_EQ(deviceText(unnamed), "— (cpu)");
+}
+
+// Issue 17 item 5: a long phase says how long it has run and, once a step ended, about how long is left.
+TEST(PhaseEstimate, TheFinishedStepsTimeTheStepsLeft) {
+  EXPECT_EQ(phaseEstimate(2, 0, 0, 5), "0/5");                 // just begun
+  EXPECT_EQ(phaseEstimate(40, 0, 0, 5), "0/5 · 40 s so far");  // a long first seed: no guess yet
+  EXPECT_EQ(phaseEstimate(180, 0, 1, 5), "1/5 · 3 min so far · about 12 min left");
+  EXPECT_EQ(phaseEstimate(60, 2, 4, 10), "4/10 · 60 s so far · about 3 min left");  // resumed at 2
+  EXPECT_EQ(phaseEstimate(300, 0, 5, 5), "5/5 · 5 min so far");                     // done: nothing left
+  EXPECT_EQ(roughDuration(5400), "1 h 30 min");
+}
+
+// Issue 17: the problems of an edit's run go when Revert shows the recorded program again, in the program
+// and in the extracted source alike.
+TEST(CodeProblems, RevertTakesTheEditsProblemsAway) {
+  const auto run = test::syntheticRun();
+  CodeCompareView view;
+  view.resize(1000, 500);
+  view.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+  view.showRow(run, test::kRowE);
+  const std::string& code = *run->candidate(test::kRowE)->code;
+  view.applyEdit(QString::fromStdString(code + "\n# edited\n"));
+  ASSERT_TRUE(view.isEdited());
+  const int line = test::lineContaining(code, "if (i < n) y[i]");
+  view.showProblems({{line, CodeProblem::Severity::Error, "cuda.cu:6:21: expected ';'"}});
+  ASSERT_EQ(view.candidateEditor()->problemLineCount(), 1);
+  view.revertEdit();
+  EXPECT_FALSE(view.isEdited());
+  EXPECT_EQ(view.candidateEditor()->problemLineCount(), 0);
+  auto* choice = view.findChild<QComboBox*>("candidateChoice");
+  choice->setCurrentIndex(choice->findText("cuda_source", Qt::MatchStartsWith));
+  const int sourceLine = view.sourceEditor()->lineNumbered(line);
+  ASSERT_GE(sourceLine, 0);
+  EXPECT_EQ(view.sourceEditor()->annotation(sourceLine), "");
 }
 
 TEST(CodeProblems, AnnotatedInTheProgramAndInTheExtractedSourceThatHoldsTheLine) {

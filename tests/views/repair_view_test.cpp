@@ -4,22 +4,37 @@
 // recorded program untouched, the user's own edit one Undo away).
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QFileInfo>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include "app/kernelscope/compile_command.h"
 #include "app/kernelscope/main_window.h"
+#include "app/kernelscope/run_controller.h"
 #include "app/kernelscope/run_loader.h"
+#include "core/hash/sha256.h"
+#include "core/nvcc/nvcc_locator.h"
+#include "core/protocol/json_codec.h"
+#include "core/runs/record_result.h"
+#include "core/store/result_store.h"
+#include "core/store/store_path.h"
 #include "tests/view_model/synthetic_run.h"
 #include "views/model/code_problems.h"
 #include "views/model/loaded_run.h"
 #include "views/model/measured_format.h"
+#include "views/model/measured_history.h"
+#include "views/model/speedup_format.h"
+#include "views/models/measurement_table_model.h"
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/code_editor.h"
 #include "views/widgets/measurements_view.h"
 #include "views/widgets/repair_dialog.h"
 #include "views/widgets/run_result_view.h"
+#include "views/widgets/run_settings_bar.h"
 #include "views/widgets/task_table.h"
 
 namespace ks {
@@ -220,6 +235,146 @@ TEST(RepairInTheWindow, RepairShowsADiffAndMakesAnEditedCopyKeepingTheOriginalAn
   EXPECT_EQ(code->candidateProgram(), mine);
   code->revertEdit();  // Revert Edit: the recorded program again, and no autosaved edit left for later tests
   EXPECT_EQ(code->candidateProgram().toStdString(), original);
+}
+
+// Issue 21 item 4: Run on a machine without a GPU, for a program that builds CUDA with load_inline,
+// compiles the kernel with nvcc alone (the Compile path) instead of failing in torch's architecture
+// detection and timing the fallback; it says what it did, with the compiler's errors on the program's lines.
+protocol::Environment environmentOn(const std::string& device) {
+  protocol::Environment e;
+  e.runner = "kscope-runner test";
+  e.device = device;
+  e.deviceName = device == "cuda" ? "NVIDIA H100 80GB HBM3" : "Test CPU";
+  return e;
+}
+
+TEST(RunWithoutGpu, OnlyAutoOnACpuRunnerCompilesAProgramThatBuildsCuda) {
+  RunController runs({}, QDir::temp().filePath(QStringLiteral("kscope-nogpu-test.sqlite")).toStdString());
+  const QString cuda = QString::fromStdString(*test::syntheticRun()->candidate(test::kRowE)->code);
+  const QString plain = QStringLiteral("import torch\nclass ModelNew(torch.nn.Module):\n  pass\n");
+  EXPECT_FALSE(runs.compilesInsteadOfRunning(cuda));  // nothing known about the runner yet: run it
+  emit runs.environmentChanged(environmentOn("cpu"));
+  EXPECT_TRUE(runs.compilesInsteadOfRunning(cuda));
+  EXPECT_FALSE(runs.compilesInsteadOfRunning(plain));  // nothing to compile: it runs on the CPU
+  runs.setChoices({.device = "cpu"}, {});              // cpu asked for: time the fallback there
+  EXPECT_FALSE(runs.compilesInsteadOfRunning(cuda));
+  runs.setChoices({}, {});
+  emit runs.environmentChanged(environmentOn("cuda"));
+  EXPECT_FALSE(runs.compilesInsteadOfRunning(cuda));
+}
+
+TEST(RunWithoutGpu, RunCompilesTheKernelAndShowsTheCompilersErrorOnItsLine) {
+  if (!nvcc::findNvcc().found()) GTEST_SKIP() << "no nvcc on this machine";
+  MainWindow window;
+  window.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+  window.showRun(QStringLiteral("/tmp/synthetic-run.jsonl"), test::syntheticRun());
+  window.taskTable()->setCurrentRow(test::kRowE);
+  CodeCompareView* code = window.codeView();
+  if (code->isEdited()) code->revertEdit();
+  // An error in the kernel's body, on a line the test knows.
+  const std::string broken = *window.run()->candidate(test::kRowE)->code;
+  const std::string marker = "if (i < n) y[i] = x[i] * s;";
+  ASSERT_NE(broken.find(marker), std::string::npos);
+  std::string edited = broken;
+  edited.replace(edited.find(marker), marker.size(), "if (i < n) y[i] = x[i] * s + not_declared_here;");
+  code->applyEdit(QString::fromStdString(edited));
+  const int line = test::lineContaining(edited, "not_declared_here");
+  window.runSettings()->setChoices({});  // Device: Auto
+  emit window.runController()->environmentChanged(environmentOn("cpu"));
+
+  auto* compile = window.findChild<CompileCommand*>();
+  ASSERT_NE(compile, nullptr);
+  QSignalSpy finished(compile, &CompileCommand::finished);
+  window.findChild<QAction*>("runAction")->trigger();
+  EXPECT_FALSE(window.runController()->isBusy());  // nothing was queued for the runner
+  ASSERT_TRUE(finished.wait(600000)) << "nvcc did not finish in 10 minutes";
+  const QString summary = finished.first().first().toString();
+  EXPECT_TRUE(
+      summary.startsWith("No GPU here: Run compiled the kernel instead of running it: compiled for sm_"))
+      << summary.toStdString();
+  EXPECT_TRUE(summary.contains("not_declared_here")) << summary.toStdString();
+  EXPECT_TRUE(summary.contains("choose Device cpu")) << summary.toStdString();
+  EXPECT_TRUE(code->candidateEditor()->annotation(line - 1).contains("not_declared_here"))
+      << code->candidateEditor()->annotation(line - 1).toStdString();
+  code->revertEdit();  // no autosaved edit left for later tests
+}
+
+// Issue 21 items 2-3 end to end: a `kscope run --repair` row (the store row kscope run records: the repaired
+// program's end event with its "repair" beside it, runs::recordResult) after an earlier run of the program
+// as the file has it that fell back. The window's run history shows the repaired run as such, with its
+// repairs, and its details put the recorded, fallback and repaired kernel numbers side by side, first.
+TEST(RepairedRunInTheHistory, TheRunHistoryShowsTheRepairAndTheThreeNumbersSideBySide) {
+  QTemporaryDir dir;  // a store of its own; the one the other tests use comes back at the end
+  const QByteArray storeBefore = qgetenv("KSCOPE_RESULTS_DB");
+  qputenv("KSCOPE_RESULTS_DB", dir.filePath(QStringLiteral("results.sqlite")).toUtf8());
+  const QString sample = QStringLiteral(KS_SOURCE_DIR "/sample_runs/diag-matmul.kscope.jsonl");
+  const QString absolute = QFileInfo(sample).absoluteFilePath();
+  std::string original;
+  std::optional<double> recorded;
+  {
+    MainWindow probe;
+    QSignalSpy shown(&probe, &MainWindow::historyShown);
+    probe.openPath(sample);
+    ASSERT_TRUE(shown.wait(60000));
+    const int row = probe.run()->findRow("L1/12", "r3");
+    ASSERT_GE(row, 0);
+    original = *probe.run()->candidate(row)->code;
+    recorded = probe.run()->candidate(row)->speedup();
+  }
+  ASSERT_TRUE(recorded);
+  const std::string repairedCode = original + "\n# repaired\n";
+  const auto endEvent = [](const runs::MeasuredRun& run) {
+    return nlohmann::ordered_json{
+        {"id", "1"}, {"event", "result"}, {"ok", true}, {"result", protocol::toJson(*run.result)}};
+  };
+  {
+    auto db = store::ResultStore::open(store::defaultStorePath());
+    ASSERT_TRUE(db) << db.error;
+    const runs::RunSubject asFiled{
+        .sourceFile = absolute.toStdString(), .taskKey = "L1/12", .candidateId = "r3", .code = original};
+    runs::MeasuredRun fallback = test::timedRun(1.02);
+    fallback.result->build.extensions.push_back(protocol::ExtensionBuild{
+        .name = "diag_ext", .program = "candidate", .ok = false, .error = "error", .cause = "bound-kernel"});
+    ASSERT_TRUE(
+        runs::recordResult(**db.value, endEvent(fallback), asFiled, "cpu", "kscope run").storeError.empty());
+    runs::RunSubject repaired = asFiled;
+    repaired.code = repairedCode;
+    repaired.repair = {
+        {"original_code_hash", hash::codeHash(original)},
+        {"repairs",
+         {{{"kind", "bind-wrapper"}, {"what", "functions=None, binds a host wrapper"}, {"lines", {40}}}}}};
+    ASSERT_TRUE(runs::recordResult(**db.value, endEvent(test::timedRun(3.2)), repaired, "cpu", "kscope run")
+                    .storeError.empty());
+  }
+
+  MainWindow window;
+  QSignalSpy history(&window, &MainWindow::historyShown);
+  window.openPath(sample);
+  ASSERT_TRUE(history.wait(60000));
+  const int row = window.run()->findRow("L1/12", "r3");
+  window.taskTable()->setCurrentRow(row);
+  MeasurementsView* measurements = window.measurementsView();
+  auto* model = static_cast<MeasurementTableModel*>(measurements->table()->model());
+  const int first = model->claimCount();
+  ASSERT_EQ(model->rowCount() - first, 2);  // the repaired run (newest), then the fallback's
+  const auto cell = [&](int r, int column, int role = Qt::DisplayRole) {
+    return model->index(r, column).data(role).toString();
+  };
+  EXPECT_EQ(cell(first, MeasurementTableModel::WhatColumn), "r3 (repaired: bind-wrapper)");
+  EXPECT_TRUE(cell(first, MeasurementTableModel::WhatColumn, Qt::ToolTipRole)
+                  .contains("bind-wrapper: functions=None, binds a host wrapper"));
+  EXPECT_EQ(cell(first + 1, MeasurementTableModel::WhatColumn), "r3");
+  EXPECT_EQ(cell(first + 1, MeasurementTableModel::OutcomeColumn), "fell back · correct");
+
+  measurements->table()->setCurrentIndex(model->index(first, 0));
+  const QString text = measurements->resultView()->plainText();
+  const QString beside =
+      QStringLiteral("Recorded %1 · PyTorch fallback 1.020× (").arg(formatSpeedup(*recorded));
+  EXPECT_TRUE(text.startsWith(beside)) << text.toStdString();
+  EXPECT_TRUE(text.contains(") · repaired kernel 3.200×\nrepaired: bind-wrapper")) << text.toStdString();
+  EXPECT_TRUE(text.contains("the program repaired")) << text.toStdString();
+  qputenv("KSCOPE_RESULTS_DB", storeBefore);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "app/kernelscope/main_window.h"
 #include "app/kernelscope/run_controller.h"
 #include "app/kernelscope/run_loader.h"
+#include "core/hash/sha256.h"
 #include "tests/view_model/synthetic_run.h"
 #include "tests/views/joined_samples.h"
 #include "views/charts/charts_view.h"
@@ -215,6 +216,84 @@ TEST(Screenshots, RerunResultsAnEditsErrorAndRecordedVsMeasured) {
   QTest::qWait(100);
   save(window.chartsView(), QStringLiteral("recorded_vs_measured.png"));
   window.codeView()->revertEdit();  // leaves no autosaved edit behind
+}
+
+}  // namespace
+}  // namespace ks
+
+namespace ks {
+namespace {
+
+// Issue 17 item 2 / issue 21 item 3 on the Charts tab, at the smallest window the layout is made for and at
+// the default size: the release's caught hacks (static hack flags) and a few fallback-timed re-runs (results
+// made here: each candidate's kernel did not build and its program timed the PyTorch fallback) are grey and
+// counted, never wins. Then a repaired run's details with the three numbers side by side.
+TEST(Screenshots, ChartsNeverDrawACaughtHackOrAFallbackAsAWin) {
+  if (!QFileInfo::exists(kCudaL1)) GTEST_SKIP() << "the CUDA-L1 release is not at " << kCudaL1.toStdString();
+  ASSERT_TRUE(QDir().mkpath(kOut));
+  forgetLayout();
+  MainWindow window;
+  window.resize(MainWindow::kSmallestScreen);
+  window.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+  QSignalSpy flagged(&window, &MainWindow::flagsShown);
+  window.openPath(kCudaL1);
+  ASSERT_TRUE(flagged.wait(60000));
+  int added = 0;
+  for (int row = 0; row < window.run()->rowCount() && added < 6; ++row) {
+    const Candidate* c = window.run()->candidate(row);
+    if (!c || !c->code || !c->speedup() || c->code->find("load_inline") == std::string::npos) continue;
+    runs::MeasuredRun fallback = test::timedRun(*c->speedup() * 0.7);
+    fallback.result->build.extensions.push_back(protocol::ExtensionBuild{
+        .name = "ext", .program = "candidate", .ok = false, .error = "error", .cause = "bound-kernel"});
+    window.openRun()->addRun(row, {fallback, true});
+    ++added;
+  }
+  ASSERT_EQ(added, 6);
+  window.showPane(MainWindow::Pane::Charts);
+  auto* tabs = window.chartsView()->tabs();
+  tabs->setCurrentIndex(0);
+  QTest::qWait(100);
+  // A re-run that fell back of a candidate with a static hack flag counts as a caught hack.
+  const QString notWins = window.chartsView()->notWinsText();
+  EXPECT_TRUE(notWins.contains(" fallback-timed, ") && notWins.contains(" caught hacks not shown as wins"))
+      << notWins.toStdString();
+  save(&window, QStringLiteral("charts_not_wins_1024x700.png"));
+  window.resize(1500, 940);
+  QTest::qWait(100);
+  const QStringList names{QStringLiteral("charts_not_wins_histogram.png"),
+                          QStringLiteral("charts_not_wins_cdf.png"),
+                          QStringLiteral("charts_not_wins_by_level.png")};
+  for (int t = 0; t < names.size(); ++t) {
+    tabs->setCurrentIndex(t);
+    QTest::qWait(50);
+    save(window.chartsView(), names[t]);
+  }
+
+  // A repaired program's run (as kscope run --repair records it) after the fallback's: the Measurements pane.
+  const int row = window.run()->findRow("L1/12", "");
+  ASSERT_GE(row, 0);
+  window.taskTable()->setCurrentRow(row);
+  const std::string original = *window.run()->candidate(row)->code;
+  runs::MeasuredRun fallback = test::timedRun(1.02, hash::codeHash(original));
+  fallback.result->build.extensions.push_back(protocol::ExtensionBuild{.name = "diagonal_matmul_cuda",
+                                                                       .program = "candidate",
+                                                                       .ok = false,
+                                                                       .error = "error",
+                                                                       .cause = "bound-kernel"});
+  window.openRun()->addRun(row, {fallback, true});
+  runs::MeasuredRun repaired = test::timedRun(2.91, "sha256:repaired");
+  repaired.repair = {{"original_code_hash", hash::codeHash(original)},
+                     {"repairs",
+                      {{{"kind", "bind-wrapper"},
+                        {"what",
+                         "functions=[\"diagonal_matmul_kernel\"] binds a __global__ kernel: a host "
+                         "wrapper that launches it is bound instead"},
+                        {"lines", {40}}}}}};
+  window.openRun()->addRun(row, {repaired, false});
+  window.showPane(MainWindow::Pane::Measurements);
+  QTest::qWait(100);
+  save(window.measurementsView(), QStringLiteral("measurements_repaired.png"));
 }
 
 }  // namespace

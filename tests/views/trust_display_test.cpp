@@ -4,13 +4,19 @@
 // flagged, with the same severity per family.
 #include <gtest/gtest.h>
 
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
 #include <QFileInfo>
 #include <QFont>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QProcess>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -68,7 +74,8 @@ TEST(TrustDisplay, TheHeaderOfACaughtHackSaysSoFirstAndStrikesTheNumber) {
   const runs::MeasuredRun fallback = fellBack();
   view.showRun(&fallback, true);
   // The fallback note (core/runs/fallback_note.h) comes first, then the headline with its verdict first.
-  EXPECT_TRUE(view.plainText().startsWith("this number is the PyTorch fallback's")) << view.plainText().toStdString();
+  EXPECT_TRUE(view.plainText().startsWith("this number is the PyTorch fallback's"))
+      << view.plainText().toStdString();
   EXPECT_TRUE(view.plainText().contains("\nFell back · Correct · ")) << view.plainText().toStdString();
 
   // An honest run reads as before.
@@ -138,6 +145,69 @@ TEST(TrustDisplay, TheRecordedVsMeasuredChartGreysACaughtHackOrAFallback) {
   EXPECT_EQ(verdicts[test::kRowC], "caught hack");
   EXPECT_EQ(verdicts[test::kRowA], "fell back");
   EXPECT_EQ(verdicts[test::kRowB], "");
+}
+
+// Issue 17 item 2 / issue 21 item 3 for the Charts tab: the histogram, the CDF and the per-level chart mark a
+// caught hack and a fallback-timed number (the verdicts of speedup_trust.h) as not a win, with a legend entry
+// and a count, and leave them out of the summary's statistics.
+TEST(TrustDisplay, TheSpeedupChartsDrawCaughtHacksAndFallbacksApartAndCountThem) {
+  const auto run = test::syntheticRun();
+  auto history = std::make_shared<MeasuredHistory>(run->rowCount());
+  history->add(test::kRowC, {caughtHack(), true});
+  history->add(test::kRowA, {fellBack(), true});
+  history->add(test::kRowB, {test::timedRun(0.8), true});
+  ChartsView charts;
+  charts.setRun(run);
+  charts.setHistory(history);
+
+  // Row E carries the synthetic run's static hack flag (extra-stream): a caught hack without any re-run.
+  const SpeedupDistribution& d = charts.distribution();
+  EXPECT_EQ(d.caughtHacks(), 2);
+  EXPECT_EQ(d.fallbackTimed(), 1);
+  std::map<int, std::pair<bool, bool>> verdicts;
+  for (const auto& p : d.points()) verdicts[p.row] = {p.hack, p.fellBack};
+  EXPECT_EQ(verdicts[test::kRowC], std::make_pair(true, false));
+  EXPECT_EQ(verdicts[test::kRowA], std::make_pair(false, true));
+  EXPECT_EQ(verdicts[test::kRowB], std::make_pair(false, false));
+  EXPECT_EQ(verdicts[test::kRowE], std::make_pair(true, false));
+  EXPECT_EQ(charts.notWinsText(), "1 fallback-timed, 2 caught hacks not shown as wins");
+  EXPECT_TRUE(charts.summaryText().contains("1 fallback-timed, 2 caught hacks not shown as wins"))
+      << charts.summaryText().toStdString();
+  // The statistics are those of the trusted numbers only: here row B's 0.8x alone.
+  EXPECT_TRUE(charts.summaryText().contains(
+      QStringLiteral("of the %1 shown as wins: median <b>0.800×</b>").arg(d.points().size() - 3)))
+      << charts.summaryText().toStdString();
+
+  // Histogram: the two rows sit in the grey set of their bins, nowhere else; every candidate counted once.
+  const QList<QBarSet*> sets = charts.histogramSets();
+  ASSERT_EQ(sets.size(), 3);
+  EXPECT_EQ(sets[2]->label(), "caught hack or fallback-timed: not a win");
+  double grey = 0, all = 0;
+  for (int i = 0; i < sets[2]->count(); ++i) grey += sets[2]->at(i);
+  for (QBarSet* set : sets)
+    for (int i = 0; i < set->count(); ++i) all += set->at(i);
+  EXPECT_EQ(grey, 3.0);
+  EXPECT_EQ(static_cast<std::size_t>(all), d.points().size());
+  EXPECT_TRUE(charts.histogramView()->chart()->title().contains("not shown as wins"));
+
+  // CDF and per level: the two are grey squares in a series of their own, with a visible legend entry.
+  for (QChartView* view : {charts.cdfView(), charts.levelView()}) {
+    QScatterSeries* greySeries = nullptr;
+    for (QAbstractSeries* s : view->chart()->series())
+      if (s->name() == "caught hack or fallback-timed: not a win")
+        greySeries = static_cast<QScatterSeries*>(s);
+    ASSERT_NE(greySeries, nullptr) << view->objectName().toStdString();
+    EXPECT_EQ(greySeries->count(), 3) << view->objectName().toStdString();
+    EXPECT_EQ(greySeries->markerShape(), QScatterSeries::MarkerShapeRectangle);
+    const auto markers = view->chart()->legend()->markers(greySeries);
+    ASSERT_EQ(markers.size(), 1);
+    EXPECT_TRUE(markers.first()->isVisible());
+    EXPECT_TRUE(view->chart()->title().contains("not shown as wins"));
+  }
+
+  // Without re-runs only the static hack is left.
+  charts.setHistory(std::make_shared<MeasuredHistory>(run->rowCount()));
+  EXPECT_EQ(charts.notWinsText(), "1 caught hack not shown as wins");
 }
 
 TEST(TrustDisplay, TheFlagsColumnShowsTheWorstFamilyFirstAndEveryFlagInItsTooltip) {

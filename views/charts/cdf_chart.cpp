@@ -40,7 +40,10 @@ using namespace chart;
 
 void ChartsView::buildCdf() {
   const auto& points = m_distribution.points();
-  QChart* chart = makeChart(tr("Cumulative distribution of the recorded speedup vs %1").arg(baseline()));
+  QString title = tr("Cumulative distribution of the recorded speedup vs %1").arg(baseline());
+  if (const QString notWins = notWinsText(); !notWins.isEmpty())
+    title += tr("<br><span style='font-weight: normal'>%1 (grey squares)</span>").arg(notWins);
+  QChart* chart = makeChart(title);
   m_cdfSamples.clear();
   if (points.empty()) {
     replaceChart(m_cdf, chart);
@@ -58,15 +61,25 @@ void ChartsView::buildCdf() {
   dots->setColor(kFaster);
   dots->setBorderColor(kFaster.darker(130));
   line->setColor(kFaster.lighter(130));
+  // A caught hack's or a fallback-timed number stays on the curve (it is what the file records) but its
+  // marker is a grey square, never a win's dot (speedup_trust.h, through the distribution's points).
+  auto* notWins = new QScatterSeries;
+  notWins->setName(tr("caught hack or fallback-timed: not a win"));
+  notWins->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+  notWins->setMarkerSize(8);
+  notWins->setColor(kNotAWin);
+  notWins->setBorderColor(kNotAWin.darker(140));
   QList<QPointF> curve;
   QList<QPointF> marks;
+  QList<QPointF> greyMarks;
   for (std::size_t i : m_cdfSamples) {
     const QPointF p(points[i].speedup, 100.0 * static_cast<double>(i + 1) / static_cast<double>(n));
     curve << p;
-    marks << p;
+    (points[i].trusted() ? marks : greyMarks) << p;
   }
   line->replace(curve);
   dots->replace(marks);
+  notWins->replace(greyMarks);
   auto* one = new QLineSeries;
   one->setName(tr("1×"));
   QPen pen(QColor(0x80, 0x80, 0x80));
@@ -75,6 +88,7 @@ void ChartsView::buildCdf() {
   *one << QPointF(1.0, 0) << QPointF(1.0, 100);
   chart->addSeries(one);
   chart->addSeries(line);
+  chart->addSeries(notWins);
   chart->addSeries(dots);
   auto* x = makeLogAxis(points.front().speedup, points.back().speedup, tr("speedup (×, log scale)"));
   auto* y = new QValueAxis;
@@ -87,8 +101,10 @@ void ChartsView::buildCdf() {
     s->attachAxis(x);
     s->attachAxis(y);
   }
-  chart->legend()->hide();
-  connect(dots, &QScatterSeries::clicked, this, [this](const QPointF& clicked) {
+  chart->legend()->setAlignment(Qt::AlignTop);
+  for (QLegendMarker* marker : chart->legend()->markers(one)) marker->setVisible(false);
+  for (QLegendMarker* marker : chart->legend()->markers(notWins)) marker->setVisible(!greyMarks.isEmpty());
+  const auto select = [this](const QPointF& clicked) {
     const auto& pts = m_distribution.points();
     // The marker nearest the click (in log x); it stands for the sorted points since the previous one.
     std::size_t best = 0;
@@ -104,7 +120,9 @@ void ChartsView::buildCdf() {
       }
     }
     selectPoints(best == 0 ? 0 : m_cdfSamples[best - 1] + 1, m_cdfSamples[best]);
-  });
+  };
+  connect(dots, &QScatterSeries::clicked, this, select);
+  connect(notWins, &QScatterSeries::clicked, this, select);
   replaceChart(m_cdf, chart);
 }
 

@@ -14,6 +14,8 @@ inline constexpr std::size_t kMaxMarkers =
     2000;  // per series: beyond that, markers stand for quantile ranges
 inline const QColor kFaster(0x3b, 0x6e, 0xb5);
 inline const QColor kSlower(0xc9, 0x4a, 0x3f);
+// A caught hack's or a fallback-timed number (speedup_trust.h): grey in every chart, never a win's colour.
+inline const QColor kNotAWin(0x9a, 0x9a, 0x9a);
 
 QString edge(double value);
 // A bin edge short enough for a category label: "0.35", "1.4", "2", "11", "181".

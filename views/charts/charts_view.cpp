@@ -105,17 +105,18 @@ void ChartsView::setRun(std::shared_ptr<const LoadedRun> run) {
 void ChartsView::setHistory(std::shared_ptr<const MeasuredHistory> history) {
   m_history = std::move(history);
   m_matrix->setHistory(m_history);
-  buildVersus();
+  rebuild();  // a re-run's verdict (caught hack, fell back) changes how every chart draws its row
 }
 
 void ChartsView::refreshMeasured() {
   m_matrix->refresh();
-  buildVersus();
+  rebuild();
 }
 
 void ChartsView::refreshFlags(std::shared_ptr<const LoadedRun> flagged) {
   m_run = std::move(flagged);
   m_matrix->setRun(m_run);
+  rebuild();  // a static hack flag is a verdict too
 }
 
 void ChartsView::observe(const OpenRun* open) {
@@ -144,7 +145,7 @@ QList<QBarSet*> ChartsView::histogramSets() const {
 
 void ChartsView::rebuild() {
   const std::string baseline = this->baseline().toStdString();
-  m_distribution = m_run ? SpeedupDistribution(*m_run, baseline) : SpeedupDistribution();
+  m_distribution = m_run ? SpeedupDistribution(*m_run, baseline, m_history.get()) : SpeedupDistribution();
   m_bins = m_distribution.log2Bins();
   const auto& points = m_distribution.points();
   if (!m_run) {
@@ -152,19 +153,25 @@ void ChartsView::rebuild() {
   } else if (points.empty()) {
     m_summary->setText(tr("No candidate records a speedup against \"%1\".").arg(this->baseline()));
   } else {
+    // The statistics are those of the numbers drawn as wins: a caught hack's or a fallback-timed number is
+    // counted apart, never in the median (speedup_trust.h decides which).
     std::vector<double> values;
     values.reserve(points.size());
-    for (const auto& p : points) values.push_back(p.speedup);
-    const SpeedupStats s = computeStats(values);
-    const auto above =
-        std::count_if(values.begin(), values.end(), [](double v) { return v > kSpeedupThreshold; });
-    QString text =
-        tr("<b>%1</b> candidates with a speedup · median <b>%2</b> · geomean <b>%3</b> · "
-           "%4% above %5 · max %6")
-            .arg(points.size())
-            .arg(formatSpeedup(s.median), formatSpeedup(s.geomean))
-            .arg(100.0 * static_cast<double>(above) / static_cast<double>(values.size()), 0, 'f', 0)
-            .arg(formatSpeedup(kSpeedupThreshold), formatSpeedup(s.max));
+    for (const auto& p : points)
+      if (p.trusted()) values.push_back(p.speedup);
+    QString text = tr("<b>%1</b> candidates with a speedup").arg(points.size());
+    if (!values.empty()) {
+      const SpeedupStats s = computeStats(values);
+      const auto above =
+          std::count_if(values.begin(), values.end(), [](double v) { return v > kSpeedupThreshold; });
+      text += values.size() != points.size() ? tr(" · of the %1 shown as wins: ").arg(values.size())
+                                             : QStringLiteral(" · ");
+      text += tr("median <b>%1</b> · geomean <b>%2</b> · %3% above %4 · max %5")
+                  .arg(formatSpeedup(s.median), formatSpeedup(s.geomean))
+                  .arg(100.0 * static_cast<double>(above) / static_cast<double>(values.size()), 0, 'f', 0)
+                  .arg(formatSpeedup(kSpeedupThreshold), formatSpeedup(s.max));
+    }
+    if (const QString notWins = notWinsText(); !notWins.isEmpty()) text += QStringLiteral(" · ") + notWins;
     if (m_distribution.unplottable() > 0)
       text += tr(" · %1 not charted (zero, negative or not finite)").arg(m_distribution.unplottable());
     m_summary->setText(text);
@@ -173,6 +180,17 @@ void ChartsView::rebuild() {
   buildCdf();
   buildLevels();
   buildVersus();
+}
+
+QString ChartsView::summaryText() const { return m_summary->text(); }
+
+QString ChartsView::notWinsText() const {
+  QStringList parts;
+  if (m_distribution.fallbackTimed() > 0)
+    parts << tr("%1 fallback-timed").arg(m_distribution.fallbackTimed());
+  if (m_distribution.caughtHacks() > 0)
+    parts << counted(m_distribution.caughtHacks(), tr("caught hack"), tr("caught hacks"));
+  return parts.isEmpty() ? QString() : tr("%1 not shown as wins").arg(parts.join(QStringLiteral(", ")));
 }
 
 void ChartsView::replaceChart(QChartView* view, QChart* chart) {

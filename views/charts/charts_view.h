@@ -50,7 +50,8 @@ class ChartsView : public QWidget {
 
   const SpeedupDistribution& distribution() const { return m_distribution; }
   const std::vector<SpeedupDistribution::Bin>& bins() const { return m_bins; }
-  // The histogram's two bar sets: below 1× and from 1× up; a bin's count is in exactly one of them.
+  // The histogram's three bar sets: below 1×, from 1× up, and not a win (a caught hack or a fallback-timed
+  // number, speedup_trust.h); a candidate is counted in exactly one of them.
   QList<QBarSet*> histogramSets() const;
   QChartView* histogramView() const { return m_histogram; }
   QChartView* cdfView() const { return m_cdf; }
@@ -65,6 +66,10 @@ class ChartsView : public QWidget {
   };
   const std::vector<VersusPoint>& versusPoints() const { return m_versusPoints; }
   QTabWidget* tabs() const { return m_tabs; }
+  // "2 fallback-timed, 1 caught hack not shown as wins"; empty when every charted number is trusted. The
+  // summary line and each speedup chart's title say it.
+  QString notWinsText() const;
+  QString summaryText() const;
 
  signals:
   void rowsSelected(const QList<int>& rows);

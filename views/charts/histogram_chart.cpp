@@ -42,31 +42,41 @@ void ChartsView::buildHistogram() {
   // Legend labels are rich text: no "<" in them.
   auto* slower = new QBarSet(tr("slower than the baseline (below 1×)"));
   auto* faster = new QBarSet(tr("faster (1× and above)"));
+  // A caught hack's or a fallback-timed number is counted in its bin but never as a win (speedup_trust.h).
+  auto* notWin = new QBarSet(tr("caught hack or fallback-timed: not a win"));
   slower->setColor(kSlower);
   faster->setColor(kFaster);
+  notWin->setColor(kNotAWin);
   slower->setBorderColor(kSlower.darker(120));
   faster->setBorderColor(kFaster.darker(120));
+  notWin->setBorderColor(kNotAWin.darker(130));
   QStringList categories;
   for (const auto& bin : m_bins) {
-    const auto count = static_cast<qreal>(bin.rows.size());
+    const auto trusted = static_cast<qreal>(bin.rows.size() - static_cast<std::size_t>(bin.notWins));
     const bool below = bin.high <= 1.0;
-    *slower << (below ? count : 0.0);
-    *faster << (below ? 0.0 : count);
+    *slower << (below ? trusted : 0.0);
+    *faster << (below ? 0.0 : trusted);
+    *notWin << static_cast<qreal>(bin.notWins);
     categories << shortEdge(bin.low);
   }
   auto* series = new QStackedBarSeries;
   series->setBarWidth(0.9);
   series->append(slower);
   series->append(faster);
-  QChart* chart =
-      makeChart(tr("Recorded speedup vs %1 — %2, log₂ bins")
-                    .arg(baseline(), counted(static_cast<qsizetype>(m_distribution.points().size()),
-                                             tr("candidate"), tr("candidates"))));
+  series->append(notWin);
+  QString title = tr("Recorded speedup vs %1 — %2, log₂ bins")
+                      .arg(baseline(), counted(static_cast<qsizetype>(m_distribution.points().size()),
+                                               tr("candidate"), tr("candidates")));
+  if (const QString notWins = notWinsText(); !notWins.isEmpty())
+    title += tr("<br><span style='font-weight: normal'>%1 (grey)</span>").arg(notWins);
+  QChart* chart = makeChart(title);
   chart->addSeries(series);
   auto* x = new QBarCategoryAxis;
   x->append(categories);
   x->setTitleText(tr("speedup (×): a bar counts the candidates from its label up to the next label"));
-  if (categories.size() > 20) x->setLabelsAngle(-90);
+  // Upright labels need about 40 px a bin; with more bins than a narrow chart (1024 × 700) gives that room,
+  // Qt Charts elided them to "1…" (issue 17): turned, they fit.
+  if (categories.size() > 12) x->setLabelsAngle(-90);
   auto* y = new QValueAxis;
   y->setLabelFormat(QStringLiteral("%d"));
   y->setTitleText(tr("candidates"));
@@ -88,7 +98,7 @@ void ChartsView::buildHistogram() {
   series->attachAxis(x);
   series->attachAxis(y);
   chart->legend()->setAlignment(Qt::AlignTop);
-  for (QBarSet* set : {slower, faster}) {
+  for (QBarSet* set : {slower, faster, notWin}) {
     connect(set, &QBarSet::clicked, this, [this](int index) {
       if (index >= 0 && index < static_cast<int>(m_bins.size()))
         emit rowsSelected(QList<int>(m_bins[static_cast<std::size_t>(index)].rows.begin(),
@@ -97,10 +107,14 @@ void ChartsView::buildHistogram() {
     connect(set, &QBarSet::hovered, this, [this](bool on, int index) {
       if (!on || index < 0 || index >= static_cast<int>(m_bins.size())) return QToolTip::hideText();
       const auto& bin = m_bins[static_cast<std::size_t>(index)];
-      QToolTip::showText(QCursor::pos(), tr("%1× to %2×: %3 — click to select them")
+      const QString notWins = bin.notWins > 0
+                                  ? tr(" (%1 a caught hack or fallback-timed: not a win)").arg(bin.notWins)
+                                  : QString();
+      QToolTip::showText(QCursor::pos(), tr("%1× to %2×: %3%4 — click to select them")
                                              .arg(edge(bin.low), edge(bin.high),
                                                   counted(static_cast<qsizetype>(bin.rows.size()),
-                                                          tr("candidate"), tr("candidates"))));
+                                                          tr("candidate"), tr("candidates")),
+                                                  notWins));
     });
   }
   replaceChart(m_histogram, chart);

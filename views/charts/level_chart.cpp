@@ -38,7 +38,10 @@ namespace ks {
 using namespace chart;
 
 void ChartsView::buildLevels() {
-  QChart* chart = makeChart(tr("Recorded speedup vs %1 per level").arg(baseline()));
+  QString title = tr("Recorded speedup vs %1 per level").arg(baseline());
+  if (const QString notWins = notWinsText(); !notWins.isEmpty())
+    title += tr("<br><span style='font-weight: normal'>%1 (grey squares)</span>").arg(notWins);
+  QChart* chart = makeChart(title);
   const std::vector<int> levels = m_distribution.levels();
   if (levels.empty()) {
     replaceChart(m_levels, chart);
@@ -54,8 +57,11 @@ void ChartsView::buildLevels() {
     std::vector<double> values;
     for (const auto& p : groups.back()) values.push_back(p.speedup);
     const SpeedupStats s = computeStats(values);
-    const QString label = level > 0 ? tr("Level %1 (n=%2)").arg(level).arg(values.size())
-                                    : tr("No level (n=%1)").arg(values.size());
+    const auto notWins = std::count_if(groups.back().begin(), groups.back().end(),
+                                       [](const SpeedupDistribution::Point& p) { return !p.trusted(); });
+    const QString n =
+        notWins > 0 ? tr("n=%1, %2 not wins").arg(values.size()).arg(notWins) : tr("n=%1").arg(values.size());
+    const QString label = level > 0 ? tr("Level %1 (%2)").arg(level).arg(n) : tr("No level (%1)").arg(n);
     categories << label;
     auto* set = new QBoxSet(s.min, s.p25, s.median, s.p75, s.max, label);
     boxes->append(set);
@@ -64,6 +70,15 @@ void ChartsView::buildLevels() {
   dots->setMarkerSize(5);
   dots->setColor(QColor(0x3b, 0x6e, 0xb5, 140));
   dots->setBorderColor(Qt::transparent);
+  dots->setName(tr("candidates"));
+  // The box is the recorded distribution; a caught hack's or a fallback-timed number is a grey square in it,
+  // never a win's dot (speedup_trust.h).
+  auto* greyDots = new QScatterSeries;
+  greyDots->setName(tr("caught hack or fallback-timed: not a win"));
+  greyDots->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+  greyDots->setMarkerSize(7);
+  greyDots->setColor(kNotAWin);
+  greyDots->setBorderColor(kNotAWin.darker(140));
   auto rowsAt = std::make_shared<std::vector<std::pair<QPointF, int>>>();
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const auto& group = groups[g];
@@ -73,12 +88,13 @@ void ChartsView::buildLevels() {
       // Spread the points across the box by their row number, so equal speedups stay apart.
       const double jitter = (static_cast<double>((p.row * 7919) % 61) / 60.0 - 0.5) * 0.5;
       const QPointF at(static_cast<double>(g) + jitter, p.speedup);
-      dots->append(at);
+      (p.trusted() ? dots : greyDots)->append(at);
       rowsAt->emplace_back(at, p.row);
     }
   }
   chart->addSeries(boxes);
   chart->addSeries(dots);
+  chart->addSeries(greyDots);
   auto* x = new QBarCategoryAxis;
   x->append(categories);
   auto* y = makeLogAxis(m_distribution.points().front().speedup, m_distribution.points().back().speedup,
@@ -89,7 +105,10 @@ void ChartsView::buildLevels() {
     s->attachAxis(x);
     s->attachAxis(y);
   }
-  chart->legend()->hide();
+  chart->legend()->setAlignment(Qt::AlignTop);
+  for (QLegendMarker* marker : chart->legend()->markers(boxes)) marker->setVisible(false);
+  for (QLegendMarker* marker : chart->legend()->markers(dots)) marker->setVisible(greyDots->count() > 0);
+  for (QLegendMarker* marker : chart->legend()->markers(greyDots)) marker->setVisible(greyDots->count() > 0);
   connect(boxes, &QBoxPlotSeries::clicked, this, [this, levels, boxes](QBoxSet* set) {
     const int index = static_cast<int>(boxes->boxSets().indexOf(set));
     if (index < 0) return;
@@ -97,12 +116,13 @@ void ChartsView::buildLevels() {
     for (const auto& p : m_distribution.pointsOfLevel(levels[static_cast<std::size_t>(index)])) rows << p.row;
     emit rowsSelected(rows);
   });
-  connect(dots, &QScatterSeries::clicked, this, [this, rowsAt](const QPointF& clicked) {
-    const auto it = std::min_element(rowsAt->begin(), rowsAt->end(), [&](const auto& a, const auto& b) {
-      return QLineF(a.first, clicked).length() < QLineF(b.first, clicked).length();
+  for (QScatterSeries* series : {dots, greyDots})
+    connect(series, &QScatterSeries::clicked, this, [this, rowsAt](const QPointF& clicked) {
+      const auto it = std::min_element(rowsAt->begin(), rowsAt->end(), [&](const auto& a, const auto& b) {
+        return QLineF(a.first, clicked).length() < QLineF(b.first, clicked).length();
+      });
+      if (it != rowsAt->end()) emit rowsSelected({it->second});
     });
-    if (it != rowsAt->end()) emit rowsSelected({it->second});
-  });
   replaceChart(m_levels, chart);
 }
 

@@ -1,6 +1,7 @@
 #include "views/model/measured_format.h"
 
 #include <QDateTime>
+#include <QStringList>
 #include <QSysInfo>
 #include <cmath>
 
@@ -17,11 +18,18 @@ QString localTime(const std::string& isoUtc) {
 }
 
 QString deviceText(const runs::MeasuredRun& run) {
-  const QString name = QString::fromStdString(run.row.device);
-  const std::string kind = run.result ? run.result->device : std::string();
-  return kind.empty() || kind == run.row.device
-             ? name
-             : QStringLiteral("%1 (%2)").arg(name, QString::fromStdString(kind));
+  // One rule for every row (issue 17: "cpu" beside "AMD EPYC (cpu), this machine"): "<name> (<kind>)". A
+  // run that reported no device name (it ended in an error before, or its runner predates the name) shows
+  // "—" for it, and the kind it asked for.
+  const std::string kind = run.result && !run.result->device.empty() ? run.result->device : std::string();
+  const bool named = !run.row.device.empty() && run.row.device != kind && run.row.device != "cpu" &&
+                     run.row.device != "cuda" && run.row.device != "default";
+  const std::string asked = named ? kind : (kind.empty() ? run.row.device : kind);
+  const QString kindText = asked == "default" || asked.empty() ? QObject::tr("the runner's default device")
+                                                               : QString::fromStdString(asked);
+  if (!named) return QStringLiteral("— (%1)").arg(kindText);
+  return kind.empty() ? QString::fromStdString(run.row.device)
+                      : QStringLiteral("%1 (%2)").arg(QString::fromStdString(run.row.device), kindText);
 }
 
 QString outcomeText(const runs::MeasuredRun& run) {
@@ -49,6 +57,44 @@ QString speedupWithSpread(const runs::MeasuredRun& run) {
     text += QStringLiteral(" ± %1%").arg(t.candidate.cv * 100, 0, 'f', 1);
   }
   return text;
+}
+
+QString repairText(const runs::MeasuredRun& run) {
+  if (!run.repair.is_object()) return {};
+  QStringList kinds;
+  for (const auto& r : run.repair.value("repairs", nlohmann::ordered_json::array()))
+    if (r.is_object()) kinds << QString::fromStdString(r.value("kind", std::string("repair")));
+  return kinds.isEmpty() ? QObject::tr("repaired") : QObject::tr("repaired: %1").arg(kinds.join(", "));
+}
+
+QString repairLines(const runs::MeasuredRun& run) {
+  if (!run.repair.is_object()) return {};
+  QStringList lines;
+  for (const auto& r : run.repair.value("repairs", nlohmann::ordered_json::array()))
+    if (r.is_object())
+      lines << QStringLiteral("%1: %2").arg(QString::fromStdString(r.value("kind", std::string("repair"))),
+                                            QString::fromStdString(r.value("what", std::string())));
+  const std::string original = run.repair.value("original_code_hash", std::string());
+  if (!original.empty())
+    lines << QObject::tr("repaired from the program %1").arg(QString::fromStdString(original));
+  return lines.join('\n');
+}
+
+QString repairedBesideHtml(const runs::MeasuredRun& repaired, const runs::MeasuredRun* fallbackBefore,
+                           std::optional<double> recorded) {
+  if (!repaired.repair.is_object()) return {};
+  const QString unknown = QObject::tr("<i>none</i>");
+  const QString fallback =
+      fallbackBefore && fallbackBefore->row.speedup
+          ? QObject::tr("<b>%1</b> (%2)")
+                .arg(formatSpeedup(*fallbackBefore->row.speedup), localTime(fallbackBefore->row.recordedAt))
+          : QObject::tr("<i>not timed here</i>");
+  const SpeedupTrust trust = runTrust(repaired);
+  QString kernel = repaired.row.speedup ? formatSpeedup(*repaired.row.speedup) : unknown;
+  if (repaired.row.speedup && !trust.trusted)
+    kernel = QStringLiteral("%1 <s>%2</s>").arg(QString::fromStdString(trustHeadline(trust)), kernel);
+  return QObject::tr("Recorded <b>%1</b> · PyTorch fallback %2 · repaired kernel <b>%3</b>")
+      .arg(recorded ? formatSpeedup(*recorded) : unknown, fallback, kernel);
 }
 
 QString trustedOutcomeText(const runs::MeasuredRun& run) {

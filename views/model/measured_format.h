@@ -2,13 +2,15 @@
 // How the explorer writes the parts of a re-run: when it was recorded (local time), where it ran, its
 // outcome and its speedup with the spread of the candidate's times.
 #include <QString>
+#include <optional>
 
 #include "core/runs/measured_run.h"
 
 namespace ks {
 
-QString localTime(const std::string& isoUtc);      // "2026-05-04 12:03" in local time; as given if unreadable
-QString deviceText(const runs::MeasuredRun& run);  // "AMD EPYC (cpu)", "NVIDIA H100 80GB HBM3 (cuda)"
+QString localTime(const std::string& isoUtc);  // "2026-05-04 12:03" in local time; as given if unreadable
+// "AMD EPYC (cpu)", "NVIDIA H100 80GB HBM3 (cuda)"; "— (cpu)" for a run that reported no device name
+QString deviceText(const runs::MeasuredRun& run);
 QString outcomeText(const runs::MeasuredRun& run);  // "correct", "incorrect", "error: timeout"
 // "17.20× [16.93–17.48×]" (the 95 % interval); "17.20× ± 3.1%" (the candidate's CV) for results of runners
 // before the interval; "—" when not timed. A result whose program fell back to PyTorch says so first:
@@ -26,6 +28,15 @@ QString trustedOutcomeText(const runs::MeasuredRun& run);
 // rule speaks against the run its verdict comes first and the number is struck through: "Caught hack ·
 // Correct · <s>10059.9×</s> vs the reference — not the kernel's speedup".
 QString runHeadlineHtml(const runs::MeasuredRun& run);
+// A repaired program's run (MeasuredRun::repair): "repaired: declare-bound-functions, drop-generated-module";
+// empty for any other run. repairLines(): one line per repair with what it changed, for tooltips.
+QString repairText(const runs::MeasuredRun& run);
+QString repairLines(const runs::MeasuredRun& run);
+// Issue 21 item 3, for a repaired program's run: the three numbers side by side, rich text — "Recorded
+// <b>2.500×</b> · PyTorch fallback <b>1.020×</b> (2026-11-25 10:02) · repaired kernel <b>3.200×</b>"; a
+// number that is not known says so. Empty for a run that is not a repair.
+QString repairedBesideHtml(const runs::MeasuredRun& repaired, const runs::MeasuredRun* fallbackBefore,
+                           std::optional<double> recorded);
 // "this machine" when it ran on the host we run on, else its host name; empty when unknown.
 QString hostText(const runs::MeasuredRun& run);
 

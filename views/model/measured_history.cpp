@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/runs/candidate_history.h"
+
 namespace ks {
 
 const std::vector<MeasuredHistory::Entry>& MeasuredHistory::entries(int row) const {
@@ -40,6 +42,20 @@ const runs::MeasuredRun* MeasuredHistory::latestOfRecorded(int row) const {
 const runs::MeasuredRun* MeasuredHistory::latestOfCode(int row, const std::string& codeHash) const {
   for (const Entry& e : entries(row))
     if (e.run.row.codeHash == codeHash) return &e.run;
+  return nullptr;
+}
+
+const runs::MeasuredRun* MeasuredHistory::fallbackBefore(int row, const runs::MeasuredRun& repaired) const {
+  if (!repaired.repair.is_object()) return nullptr;
+  const std::string original = repaired.repair.value("original_code_hash", "");
+  std::vector<runs::MeasuredRun> earlier;  // only runs before the repaired one count, as in kscope run
+  for (const Entry& e : entries(row))
+    if (e.run.row.codeHash == original && (repaired.row.id <= 0 || e.run.row.id < repaired.row.id))
+      earlier.push_back(e.run);
+  const runs::MeasuredRun* newest = runs::latestFallbackRun(earlier, original);
+  if (!newest) return nullptr;
+  for (const Entry& e : entries(row))
+    if (e.run.row.id == newest->row.id && e.run.row.codeHash == original) return &e.run;
   return nullptr;
 }
 

@@ -36,6 +36,10 @@ class MeasuredHistory {
   const runs::MeasuredRun* latestOfRecorded(int row) const;
   // The newest run of the program whose code hash is `codeHash`.
   const runs::MeasuredRun* latestOfCode(int row, const std::string& codeHash) const;
+  // For a repaired program's run of row `row` (MeasuredRun::repair): the newest earlier timed run of the
+  // program it was repaired from whose number is the PyTorch fallback's (runs::latestFallbackRun, the rule
+  // `kscope run --repair` prints as "before"); nullptr when there is none or `repaired` is no repair.
+  const runs::MeasuredRun* fallbackBefore(int row, const runs::MeasuredRun& repaired) const;
   // How the newest run of the recorded program compares with `recorded` (a speedup claimed in the file):
   // runs::agreement of latestOfRecorded.
   Agreement agreement(int row, std::optional<double> recorded) const;

@@ -5,10 +5,12 @@
 #include <tuple>
 
 #include "views/model/loaded_run.h"
+#include "views/model/speedup_trust.h"
 
 namespace ks {
 
-SpeedupDistribution::SpeedupDistribution(const LoadedRun& run, const std::string& baseline) {
+SpeedupDistribution::SpeedupDistribution(const LoadedRun& run, const std::string& baseline,
+                                         const MeasuredHistory* history) {
   for (int r = 0; r < run.rowCount(); ++r) {
     const Candidate* c = run.candidate(r);
     if (!c) continue;
@@ -18,7 +20,12 @@ SpeedupDistribution::SpeedupDistribution(const LoadedRun& run, const std::string
       ++m_unplottable;
       continue;
     }
-    m_points.push_back({*s, r, run.task(r).level});
+    const SpeedupTrust trust = speedupTrust(run, history, r);
+    m_points.push_back({*s, r, run.task(r).level, trust.hack, trust.fellBack});
+    if (trust.hack)
+      ++m_caughtHacks;
+    else if (trust.fellBack)
+      ++m_fallbackTimed;
   }
   std::sort(m_points.begin(), m_points.end(), [](const Point& a, const Point& b) {
     return std::tie(a.speedup, a.row) < std::tie(b.speedup, b.row);
@@ -45,6 +52,7 @@ std::vector<SpeedupDistribution::Bin> SpeedupDistribution::log2Bins() const {
     if (p.speedup < bins[static_cast<std::size_t>(k)].low && k > 0) --k;
     if (p.speedup >= bins[static_cast<std::size_t>(k)].high && k + 1 < static_cast<long>(bins.size())) ++k;
     bins[static_cast<std::size_t>(k)].rows.push_back(p.row);
+    if (!p.trusted()) ++bins[static_cast<std::size_t>(k)].notWins;
   }
   return bins;
 }

@@ -124,11 +124,16 @@ QVariant MeasurementTableModel::runData(const MeasuredHistory::Entry& e, int col
   }
   if (role == Qt::ToolTipRole) {
     switch (column) {
-      case WhatColumn:
-        return tr("%1\ncode %2")
-            .arg(e.recordedProgram ? tr("The program the file records")
-                                   : tr("An edited version of the candidate"),
-                 QString::fromStdString(run.row.codeHash));
+      case WhatColumn: {
+        QString tip = tr("%1\ncode %2")
+                          .arg(e.recordedProgram        ? tr("The program the file records")
+                               : run.repair.is_object() ? tr("The candidate's program, repaired (--repair)")
+                                                        : tr("An edited version of the candidate"),
+                               QString::fromStdString(run.row.codeHash));
+        if (const QString repairs = repairLines(run); !repairs.isEmpty())
+          tip += QStringLiteral("\n") + repairs;
+        return tip;
+      }
       case SpeedupColumn: {
         const SpeedupTrust trust = runTrust(run);
         QString tip =
@@ -178,7 +183,9 @@ QVariant MeasurementTableModel::runData(const MeasuredHistory::Entry& e, int col
       return localTime(run.row.recordedAt);
     case WhatColumn: {
       const QString id = QString::fromStdString(c ? c->id : run.row.candidateId);
-      return e.recordedProgram ? id : tr("%1 (edited)").arg(id);
+      return e.recordedProgram        ? id
+             : run.repair.is_object() ? tr("%1 (%2)").arg(id, repairText(run))
+                                      : tr("%1 (edited)").arg(id);
     }
     case DeviceColumn: {
       const QString host = hostText(run);

@@ -348,6 +348,12 @@ void CodeCompareView::revertEdit() {
   fillCandidateChoices(*c->code);
   setEditing(false);
   updateDiff();
+  // The edit's problems go with it (issue 17: a problem entry stayed after Revert); the recorded program's
+  // own, from its newest run, come back.
+  if (m_open)
+    showRunEvidence();
+  else
+    showProblems({});
   emit editReverted();
 }
 

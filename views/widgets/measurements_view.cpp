@@ -165,7 +165,11 @@ void MeasurementsView::showSelected() {
   const QModelIndex current = m_table->currentIndex();
   const MeasuredHistory::Entry* e = current.isValid() ? m_model->entry(current.row()) : nullptr;
   if (e) {
-    m_result->showRun(&e->run, e->recordedProgram);
+    const Candidate* c = m_run ? m_run->candidate(m_row) : nullptr;
+    m_result->showRun(
+        &e->run, e->recordedProgram, {},
+        repairedBesideHtml(e->run, m_history ? m_history->fallbackBefore(m_row, e->run) : nullptr,
+                           c ? c->speedup() : std::nullopt));
   } else if (current.isValid()) {
     m_result->showRun(nullptr, false,
                       tr("A claim read from the file: KernelScope has no details of how it was "

@@ -309,7 +309,8 @@ RunResultView::RunResultView(QWidget* parent)
   showRun(nullptr, false);
 }
 
-void RunResultView::showRun(const runs::MeasuredRun* run, bool recordedProgram, const QString& note) {
+void RunResultView::showRun(const runs::MeasuredRun* run, bool recordedProgram, const QString& note,
+                            const QString& beside) {
   m_problems->clear();
   const auto failed = run ? runs::failedBuild(*run) : std::nullopt;
   m_causeBar->setVisible(failed.has_value());
@@ -322,15 +323,20 @@ void RunResultView::showRun(const runs::MeasuredRun* run, bool recordedProgram, 
     return;
   }
   QString body;
+  if (!beside.isEmpty())
+    body += QStringLiteral("<p style='background-color: #ddf4ff; padding: 4px'>%1<br>%2</p>")
+                .arg(beside, html(repairText(*run).toStdString()));
   if (run->result)
-    body = resultHtml(*run, *run->result);
+    body += resultHtml(*run, *run->result);
   else if (run->error)
-    body = errorHtml(*run->error);
+    body += errorHtml(*run->error);
   else
-    body = tr("<h3>%1</h3><p>The stored result cannot be read: %2</p>")
-               .arg(outcomeText(*run), html(run->unreadable));
+    body += tr("<h3>%1</h3><p>The stored result cannot be read: %2</p>")
+                .arg(outcomeText(*run), html(run->unreadable));
   body += tr("<p style='color: #57606a'>%1 · %2 · %3, recorded %4 by %5%6</p>")
-              .arg(recordedProgram ? tr("the recorded program") : tr("an edited version"),
+              .arg(recordedProgram           ? tr("the recorded program")
+                   : run->repair.is_object() ? tr("the program repaired")
+                                             : tr("an edited version"),
                    html(run->row.codeHash.substr(0, 19)) + QStringLiteral("…"), deviceText(*run),
                    localTime(run->row.recordedAt), html(run->row.origin),
                    run->row.id > 0 ? tr(" (results row %1)").arg(run->row.id) : tr(" (<b>not recorded</b>)"));

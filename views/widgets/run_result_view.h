@@ -24,7 +24,10 @@ class RunResultView : public QWidget {
   explicit RunResultView(QWidget* parent = nullptr);
 
   // Shows `run`, a run of the candidate's recorded program or of an edit of it; nullptr: `note` instead.
-  void showRun(const runs::MeasuredRun* run, bool recordedProgram, const QString& note = {});
+  // `beside` (rich text, may be empty) goes first, before the headline: for a repaired program the
+  // recorded, fallback and kernel numbers side by side (repairedBesideHtml, issue 21 item 3).
+  void showRun(const runs::MeasuredRun* run, bool recordedProgram, const QString& note = {},
+               const QString& beside = {});
   QString plainText() const;
   QListWidget* problems() const { return m_problems; }
   QPushButton* repairButton() const { return m_repair; }

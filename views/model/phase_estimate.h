@@ -1,0 +1,18 @@
+#pragma once
+// How long the phase in progress of a re-run still has, for the progress line (issue 17 item 5: a CPU run of
+// CUDA-L1 L1/12 at 4096², one torch thread, sat at "correctness 1/5" for minutes without a word). The
+// runner reports a phase's steps as they end (a correctness seed is one call of the reference and one of
+// the candidate; a timing step one call of each), so the time the finished steps took, since the phase
+// began, times the steps left is the estimate. No estimate before the first step ends.
+#include <QString>
+
+namespace ks {
+
+// `seconds`: since the phase (re)started with `doneAtStart` of its steps done; `done` of `total` now.
+// "1/5 · 3 min so far · about 12 min left"; "0/5 · 40 s so far" before a step ended; "1/5" when
+// nothing is known about the time.
+QString phaseEstimate(double seconds, int doneAtStart, int done, int total);
+// "40 s", "3 min", "1 h 05 min"
+QString roughDuration(double seconds);
+
+}  // namespace ks
