@@ -312,12 +312,15 @@ TEST_F(RunnerProcessTest, TwoResultsAreTampering) {
   EXPECT_EQ(runner_->wait(), 3);
 }
 
-TEST_F(RunnerProcessTest, TimingRewrittenAgainstTheJudgesClockIsTampering) {
-  const std::string message =
-      tampering(roundTrip(encodeRequest(evaluate("courier", hostile("rewrite_own_timing.py"))), "courier"));
-  EXPECT_NE(message.find("by this clock"), std::string::npos) << message;
-  EXPECT_NE(message.find("0.02 ms per iteration"), std::string::npos) << message;
-  EXPECT_EQ(runner_->wait(), 3);
+// A courier process between the executor and the judge rewrites the trials to 0.01 ms. Since containment,
+// the executor ends its descendants once it has answered, so the courier dies with the answer in hand or
+// is caught by the judge's clock: either way no result reaches the client. (The clock rule itself is
+// tested in protocol_tests, ResultAcceptance; a courier thread deadlocks on the executor's GIL-holding
+// reads, so it cannot stand in for the process.)
+TEST_F(RunnerProcessTest, TimingRewrittenByACourierNeverReachesTheClientAsAResult) {
+  const auto events = roundTrip(encodeRequest(evaluate("courier", hostile("rewrite_own_timing.py"))), "courier");
+  ASSERT_FALSE(events.empty());
+  EXPECT_FALSE(std::holds_alternative<ResultEvent>(events.back())) << encodeEvent(events.back());
 }
 
 TEST_F(RunnerProcessTest, OutputBetweenRequestsIsTamperingReportedOnTheNextRequest) {
