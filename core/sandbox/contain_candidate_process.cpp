@@ -78,20 +78,6 @@ protocol::Containment containCandidateProcess(const ContainmentPaths& paths) {
     return c;
   }
 
-  // On the H100 machine (2026-11-25) the CUDA driver saw no device once Landlock and the network filter were
-  // on (torch.cuda.is_available() false; KSCOPE_CONTAINMENT=off: true), cause not yet known. Until it is,
-  // a machine with an NVIDIA driver keeps the clean environment, the subreaper, the seals and the judge,
-  // without those two, and says so (KSCOPE_CONTAINMENT=force applies them anyway, to diagnose).
-  std::error_code nvidia;
-  const bool gpuMachine = fs::exists("/dev/nvidiactl", nvidia);
-  const bool force = mode && std::string(mode) == "force";
-  if (gpuMachine && !force) {
-    if (becomeChildSubreaper()) c.processes = "subreaper";
-    c.notes.push_back(
-        "NOT LIMITED: filesystem writes and network (Landlock and the seccomp filter are off on machines with an "
-        "NVIDIA driver: with them CUDA saw no device on the H100; KSCOPE_CONTAINMENT=force applies them)");
-    return c;
-  }
   if (becomeChildSubreaper())
     c.processes = "subreaper";
   else
@@ -99,7 +85,11 @@ protocol::Containment containCandidateProcess(const ContainmentPaths& paths) {
         "PR_SET_CHILD_SUBREAPER refused: daemons a program starts can escape the end-of-request kill");
 
   WriteRules rules;
-  rules.folders = {scratch, cache};
+  // The process's own /proc entry: the CUDA driver writes its threads' names there
+  // (/proc/self/task/<tid>/comm) and cuInit fails with 304 "OS call failed" when it cannot (found on the H100,
+  // bench/gpu/containment-probe.sh). Only this process's entry: others' (the judge's /proc/<pid>/mem) stay
+  // closed. A process the program starts gets its own pid and not this right.
+  rules.folders = {scratch, cache, fs::path("/proc") / std::to_string(getpid())};
   for (const fs::path& extra : splitPaths(std::getenv("KSCOPE_WRITABLE"))) {
     fs::create_directories(extra, ec);
     rules.folders.push_back(extra);

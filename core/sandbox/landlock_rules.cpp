@@ -87,7 +87,7 @@ LandlockOutcome restrictWrites(const WriteRules& rules) {
   }
   RulesetAttr attr;
   attr.handledAccessFs = tree;
-  if (abi >= 6) attr.scoped = kScopeAbstractUnix | kScopeSignal;
+  if (abi >= 6 && rules.scopeIpc) attr.scoped = kScopeAbstractUnix | kScopeSignal;
   const Fd ruleset(static_cast<int>(createRuleset(&attr, sizeof attr, 0)));
   if (ruleset.get() < 0) {
     out.error = std::string("landlock_create_ruleset: ") + std::strerror(errno);

@@ -17,6 +17,7 @@ struct WriteRules {
   std::vector<std::filesystem::path> folders;  // everything beneath may be created, written, removed
   std::vector<std::filesystem::path> devices;  // files (e.g. /dev/null, /dev/nvidia0) that may be opened
                                                // for writing; a folder here (/dev/shm) counts as a folder
+  bool scopeIpc = true;  // ABI >= 6: also scope signals and abstract Unix sockets (off only to diagnose)
 };
 
 struct LandlockOutcome {

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "core/sandbox/clean_environment.h"
+#include "core/sandbox/contain_candidate_process.h"
 #include "core/sandbox/descendants.h"
 #include "core/sandbox/landlock_rules.h"
 #include "core/sandbox/network_filter.h"
@@ -137,6 +138,38 @@ TEST_F(SandboxTest, LandlockLetsWritesHappenOnlyUnderTheAllowedFolders) {
   EXPECT_TRUE(fs::exists(dir_ / "outside" / "existing.txt"));
   EXPECT_FALSE(fs::exists(dir_ / "outside" / "c.txt"));
   EXPECT_FALSE(fs::exists(fs::current_path() / "kscope-sandbox-test-escape.txt"));
+}
+
+// The CUDA driver names its threads through /proc/self/task/<tid>/comm and cuInit fails (304) when it cannot:
+// the runner's rules must leave the process's own /proc entry writable, and only its own.
+TEST_F(SandboxTest, TheContainedProcessMayWriteItsOwnProcEntryButNoOtherProcesss) {
+  if (landlockAbi() == 0) GTEST_SKIP() << "no Landlock on this kernel";
+  const fs::path parentComm = "/proc/" + std::to_string(getpid()) + "/comm";
+  const int uncontained = ::open(parentComm.c_str(), O_WRONLY | O_CLOEXEC);
+  ASSERT_GE(uncontained, 0) << "uncontained, the test's own entry opens";
+  ::close(uncontained);
+  const int status = inChild([&]() -> int {
+    unsetenv("KSCOPE_WRITABLE");
+    unsetenv("KSCOPE_CONTAINMENT");
+    const auto c = containCandidateProcess({dir_ / "inside" / "scratch", dir_ / "inside" / "cache"});
+    if (c.filesystem != "landlock") return 1;
+    const int own = ::open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC);
+    if (own < 0) return 2;
+    const bool named = ::write(own, "kscope-probe", 12) == 12;
+    ::close(own);
+    if (!named) return 3;
+    bool threadNamed = false;  // a later thread (CUDA's helpers) names itself through its task entry
+    std::thread([&] {
+      const std::string task = "/proc/self/task/" + std::to_string(gettid()) + "/comm";
+      const int fd = ::open(task.c_str(), O_WRONLY | O_CLOEXEC);
+      threadNamed = fd >= 0 && ::write(fd, "kscope-helper", 13) == 13;
+      if (fd >= 0) ::close(fd);
+    }).join();
+    if (!threadNamed) return 4;
+    if (::open(parentComm.c_str(), O_WRONLY | O_CLOEXEC) >= 0 || errno != EACCES) return 5;  // the client's
+    return 0;
+  });
+  EXPECT_EQ(status, 0) << "failed check " << status;
 }
 
 TEST_F(SandboxTest, LandlockScopesSignalsToProcessesOutside) {
