@@ -5,6 +5,7 @@
 #include "app/kernelscope/run_worker.h"
 #include "core/pysource/embedded_sources.h"
 #include "core/supervisor/evaluation_request.h"
+#include "core/runs/fallback_note.h"
 #include "core/supervisor/runner_location.h"
 #include "views/model/loaded_run.h"
 #include "views/model/phase_estimate.h"
@@ -137,6 +138,7 @@ void RunController::startNext() {
   m_queue.pop_front();
   m_phaseName.clear();
   m_buildNote.clear();
+  m_buildReported = m_buildFailed = false;
   m_phaseClock.start();
   m_tick.start();
   emitProgress(tr("starting"));
@@ -151,6 +153,8 @@ void RunController::startNext() {
         QMetaObject::invokeMethod(
             this, [this, id, phase = QString::fromUtf8(protocol::phaseName(g->phase)), done = g->done,
                    total = g->total] { onEvent(id, phase, done, total); });
+      else if (const auto* b = std::get_if<protocol::BuildEvent>(&event))
+        QMetaObject::invokeMethod(this, [this, id, build = *b] { onBuild(id, build); });
     });
     QMetaObject::invokeMethod(
         this, [this, job, run = std::move(finished.run),
@@ -161,7 +165,7 @@ void RunController::startNext() {
 void RunController::onEvent(int jobId, const QString& phase, int done, int total) {
   if (!m_inFlight || m_inFlight->id != jobId) return;
   if (total <= 0) {  // a phase begins, or comes back after a build that interrupted it
-    if (m_phaseName == QStringLiteral("build") && phase != m_phaseName)
+    if (m_phaseName == QStringLiteral("build") && phase != m_phaseName && !m_buildReported)
       m_buildNote = tr("a build took %1").arg(roughDuration(m_phaseClock.elapsed() / 1000.0));
     if (phase != m_phaseName || m_phaseTotal <= 0) m_phaseDone = m_phaseTotal = 0;
     m_phaseName = phase;
@@ -171,6 +175,17 @@ void RunController::onEvent(int jobId, const QString& phase, int done, int total
     m_phaseDone = done;
     m_phaseTotal = total;
   }
+  emitProgress(phaseText());
+}
+
+// A build the program started has finished: say whether the kernel compiled or the program goes on without
+// it (its fallback is then what runs), as it happens; a failed candidate build stays in view for the job.
+void RunController::onBuild(int jobId, const protocol::BuildEvent& build) {
+  if (!m_inFlight || m_inFlight->id != jobId) return;
+  if (m_buildReported && m_buildFailed && build.ok) return;  // a later success does not hide a failure
+  m_buildReported = true;
+  m_buildFailed = !build.ok && build.program != "reference";
+  m_buildNote = QString::fromStdString(runs::buildEventNote(build));
   emitProgress(phaseText());
 }
 

@@ -17,6 +17,7 @@
 
 #include "app/kernelscope/run_job.h"
 #include "core/protocol/evaluate_result.h"
+#include "core/protocol/events.h"
 #include "core/runs/evaluate_options.h"
 #include "core/runs/measured_run.h"
 
@@ -74,6 +75,7 @@ class RunController : public QObject {
  private:
   void startNext();
   void onEvent(int jobId, const QString& phase, int done, int total);
+  void onBuild(int jobId, const protocol::BuildEvent& build);
   QString phaseText() const;
   void onFinished(const RunJob& job, const runs::MeasuredRun& run, const QString& storeError);
   void emitProgress(const QString& phase);
@@ -95,7 +97,8 @@ class RunController : public QObject {
   QString m_phaseName;
   QElapsedTimer m_phaseClock;
   int m_phaseDoneAtStart = 0, m_phaseDone = 0, m_phaseTotal = 0;
-  QString m_buildNote;  // "a build took 41 s", for the rest of the job (whether it built: with the result)
+  bool m_buildReported = false, m_buildFailed = false;  // a `build` event came; a candidate build failed
+  QString m_buildNote;  // runs::buildEventNote of the build event, else "a build took 41 s"; for the whole job
   QTimer m_tick;        // re-says the progress every few seconds, so "so far" moves on a long step
   bool m_environmentAsked = false;
   int m_nextId = 1;

@@ -21,6 +21,9 @@ class RequestSink final : public engine::EventSink {
   void progress(protocol::Phase phase, int done, int total) override {
     channel_.write(protocol::ProgressEvent{id_, phase, done, total});
   }
+  void built(const protocol::ExtensionBuild& b) override {
+    channel_.write(protocol::BuildEvent{id_, b.program, b.name, b.ok, b.cacheHit, b.seconds, b.cause});
+  }
 
  private:
   ProtocolChannel& channel_;

@@ -352,6 +352,8 @@ int runOne(const RunOptions& o) {
           std::cerr << (tty ? "\r\033[K" : "") << "  " << protocol::phaseName(p->phase) << (tty ? "" : "\n");
         else if (auto* g = std::get_if<protocol::ProgressEvent>(&event); g && tty)
           std::cerr << "\r\033[K  " << protocol::phaseName(g->phase) << " " << g->done << "/" << g->total;
+        else if (auto* b = std::get_if<protocol::BuildEvent>(&event))
+          std::cerr << (tty ? "\r\033[K" : "") << "  " << runs::buildEventNote(*b) << "\n";
       });
   if (tty) std::cerr << "\r\033[K";
 

@@ -1,6 +1,7 @@
 #pragma once
 // Where the engine reports its progress: `phase` events (each with the deadline the supervisor enforces from
-// the moment it arrives) and `progress` events. The runner writes them to the protocol stream.
+// the moment it arrives), `progress` events and `build` events (an extension build a program started has
+// finished). The runner writes them to the protocol stream.
 #include <optional>
 #include <utility>
 
@@ -13,6 +14,7 @@ class EventSink {
   virtual ~EventSink() = default;
   virtual void phase(protocol::Phase phase, double deadlineS) = 0;
   virtual void progress(protocol::Phase phase, int done, int total) = 0;
+  virtual void built(const protocol::ExtensionBuild& build) = 0;
 };
 
 // Remembers the phase in progress, so a build that a program starts in the middle of a phase (load_inline at
@@ -30,6 +32,7 @@ class PhaseReporter {
   void progress(int done, int total) {
     if (current_) sink_.progress(current_->first, done, total);
   }
+  void built(const protocol::ExtensionBuild& build) { sink_.built(build); }
   // Reports `phase` without forgetting the current one; resume() re-enters that.
   void interrupt(protocol::Phase phase, double deadlineS) { sink_.phase(phase, deadlineS + allowanceS_); }
   void resume() {

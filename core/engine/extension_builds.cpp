@@ -81,6 +81,12 @@ Recorder& recorder() {
   return r;
 }
 
+// Every finished build goes into the request's record and, as it happens, to the client (a `build` event).
+void record(Recorder& r, protocol::ExtensionBuild&& build) {
+  r.builds.push_back(std::move(build));
+  if (r.reporter) r.reporter->built(r.builds.back());
+}
+
 py::object argument(const py::args& args, const py::kwargs& kwargs, int index, const char* key) {
   if (kwargs.contains(key)) return kwargs[key];
   if (index >= 0 && static_cast<std::size_t>(index) < args.size())
@@ -388,7 +394,7 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
       build.ok = true;
       build.cacheHit = true;
       build.seconds = seconds();
-      r.builds.push_back(std::move(build));
+      record(r, std::move(build));
       return py::reinterpret_borrow<py::object>(here->second);
     }
     if (py::object module = importBuilt(build.name, build.directory); !module.is_none()) {
@@ -396,7 +402,7 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
       build.ok = true;
       build.cacheHit = true;
       build.seconds = seconds();
-      r.builds.push_back(std::move(build));
+      record(r, std::move(build));
       return module;
     }
   }
@@ -414,7 +420,7 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     const std::string summary = nvcc::summarizeErrors(nvcc::parseDiagnostics(output));
     build.error = summary.empty() ? firstLines(output, 20) : summary;
     setCause(build, output, r.program);
-    r.builds.push_back(std::move(build));
+    record(r, std::move(build));
     py::object error = py::module_::import("builtins").attr("RuntimeError")(output);
     r.failures.push_back(error);
     PyErr_SetObject(PyExc_RuntimeError, error.ptr());
@@ -435,7 +441,7 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     publish(staging, build.directory, build.name + ".so");
     if (plainPythonModule(kwargs) && py::isinstance(module, py::module_::import("types").attr("ModuleType")))
       r.loaded[build.directory] = module.inc_ref().ptr();
-    r.builds.push_back(std::move(build));
+    record(r, std::move(build));
     r.reporter->resume();
     return module;
   } catch (py::error_already_set& e) {
@@ -455,7 +461,7 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     } else {
       fs::remove_all(staging, ec);  // not the compiler's verdict (a deadline, a killed compiler): not kept
     }
-    r.builds.push_back(std::move(build));
+    record(r, std::move(build));
     r.failures.push_back(e.value());
     r.reporter->resume();
     throw;

@@ -112,6 +112,7 @@ Outcome<NativeBuild> buildNativeCandidate(const protocol::TaskSpec& task,
   for (const auto& k : result.kernels)
     out.record.kernels.push_back(
         {k.name, k.arch, k.registers, k.sharedBytes, k.stackBytes, k.spillStores, k.spillLoads});
+  reporter.built(out.record);
   if (!result.ok) {
     protocol::ErrorInfo e = error(protocol::ErrorKind::Build, "candidate", result.message);
     e.phase = "build";

@@ -126,6 +126,12 @@ struct Encoder {
             {"done", e.done},
             {"total", e.total}};
   }
+  Json operator()(const BuildEvent& e) const {
+    Json j{{"id", e.id},         {"event", "build"},       {"program", e.program}, {"module", e.module},
+           {"ok", e.ok},         {"cache_hit", e.cacheHit}, {"seconds", e.seconds}};
+    if (!e.cause.empty()) j["cause"] = e.cause;
+    return j;
+  }
   Json operator()(const ResultEvent& e) const {
     return {{"id", e.id}, {"event", "result"}, {"ok", e.ok}, {"result", e.result}};
   }
@@ -140,6 +146,10 @@ Event eventFrom(const Fields& f) {
   if (kind == "phase") return PhaseEvent{f.str("id"), phaseFrom(f), f.number("deadline_s")};
   if (kind == "progress")
     return ProgressEvent{f.str("id"), phaseFrom(f), f.integer("done", 0), f.integer("total", 0)};
+  if (kind == "build")
+    return BuildEvent{f.str("id"),          f.strOr("program", ""),          f.strOr("module", ""),
+                      f.boolean("ok"),      f.booleanOr("cache_hit", false), f.numberOr("seconds", 0),
+                      f.strOr("cause", "")};
   if (kind == "result") {
     const Json& payload = f.raw("result");
     if (!payload.is_object()) throw DecodeError{"result: expected an object"};

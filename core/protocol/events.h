@@ -69,6 +69,21 @@ struct ProgressEvent {
   bool operator==(const ProgressEvent&) const = default;
 };
 
+// An extension build a program started (load/load_inline) has finished: compiled, came from the cache, or
+// failed, in which case the program may go on without its kernel (a try/except fallback). Sent as it happens,
+// so a person watching a long run knows whether the kernel or a fallback is being measured; informational like
+// `progress` (the result's `build.extensions` is the record).
+struct BuildEvent {
+  std::string id;
+  std::string program;  // "candidate" | "reference"
+  std::string module;   // the extension's name
+  bool ok = false;
+  bool cacheHit = false;
+  double seconds = 0;
+  std::string cause;  // a failed build's cause (core/repair/build_cause.h names); empty when ok or unknown
+  bool operator==(const BuildEvent&) const = default;
+};
+
 // `result` is the op's payload: {"environment": ...} for hello, an EvaluateResult or BuildResult object,
 // {} for shutdown. `ok` is correctness.passed for evaluate and true otherwise.
 struct ResultEvent {
@@ -84,7 +99,7 @@ struct ErrorEvent {
   bool operator==(const ErrorEvent&) const = default;
 };
 
-using Event = std::variant<ReadyEvent, PhaseEvent, ProgressEvent, ResultEvent, ErrorEvent>;
+using Event = std::variant<ReadyEvent, PhaseEvent, ProgressEvent, BuildEvent, ResultEvent, ErrorEvent>;
 
 const char* phaseName(Phase phase);         // "load", "build", "correctness", "probes", "timing", "profile"
 const char* errorKindName(ErrorKind kind);  // "protocol", "load", ...

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/protocol/evaluate_result.h"
+#include "core/protocol/events.h"
 
 namespace ks::runs {
 
@@ -18,5 +19,10 @@ std::string fallbackNote(const protocol::BuildReport& build);
 std::string fallbackNote(const nlohmann::ordered_json& endEvent);
 // The result's number is its fallback's (fallbackNote is not empty).
 bool fellBack(const protocol::BuildReport& build);
+
+// While a run goes on, what a `build` event means, in the same words: "candidate extension 'x' compiled in
+// 12.3 s", "... came from the build cache", or "candidate extension 'x' did not build (cause: ...): if the
+// program goes on, it runs its PyTorch fallback and any number is the fallback's".
+std::string buildEventNote(const protocol::BuildEvent& event);
 
 }  // namespace ks::runs

@@ -437,6 +437,8 @@ struct RunnerSupervisor::Impl {
             mark = Clock::now();
           } else if (auto* g = std::get_if<protocol::ProgressEvent>(&event); g && g->id == id) {
             if (phase.empty()) mark = Clock::now();  // no phase deadline yet: any sign of life counts
+          } else if (auto* b = std::get_if<protocol::BuildEvent>(&event); b && b->id == id) {
+            if (phase.empty()) mark = Clock::now();
           } else if (auto* r = std::get_if<protocol::ResultEvent>(&event); r && r->id == id) {
             if (auto why = protocol::rejectResult(request.op, *r, clock.finish())) {
               tampering = std::move(why);

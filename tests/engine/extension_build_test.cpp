@@ -85,6 +85,8 @@ TEST(ExtensionBuild, SwallowedFailuresStayOnRecordAndUnchangedBuildsComeFromTheC
   EXPECT_FALSE(good.cacheHit);
   EXPECT_FALSE(r.build.cacheHit);
   EXPECT_GT(good.seconds, 0);
+  // Each finished build was also reported as it happened (a `build` event), in the order of the record.
+  EXPECT_EQ(sink.builds, r.build.extensions);
 
   const std::string onlyGood = "import torch\nfrom torch.utils.cpp_extension import load_inline\n" +
                                kGoodExtension + candidateWith("return good.relu_twice(self.linear(x)) / 2");

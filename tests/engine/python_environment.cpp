@@ -33,5 +33,6 @@ void RecordingSink::phase(protocol::Phase phase, double deadlineS) {
 }
 
 void RecordingSink::progress(protocol::Phase, int, int) { ++progressEvents; }
+void RecordingSink::built(const protocol::ExtensionBuild& build) { builds.push_back(build); }
 
 }  // namespace ks::engine::testing

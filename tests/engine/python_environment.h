@@ -15,7 +15,9 @@ class RecordingSink final : public EventSink {
  public:
   void phase(protocol::Phase phase, double deadlineS) override;
   void progress(protocol::Phase phase, int done, int total) override;
+  void built(const protocol::ExtensionBuild& build) override;
   std::vector<protocol::Phase> phases;
+  std::vector<protocol::ExtensionBuild> builds;  // as reported, in order
   std::vector<double> deadlines;
   int progressEvents = 0;
 };

@@ -109,6 +109,10 @@ TEST(EventCodec, ReadyPhaseProgressRoundTrip) {
   EXPECT_EQ(roundTrip<PhaseEvent>(probes), probes);
   const ProgressEvent progress{"7", Phase::Timing, 10, 100};
   EXPECT_EQ(roundTrip<ProgressEvent>(progress), progress);
+  const BuildEvent compiled{"7", "candidate", "fast_gelu", true, false, 41.5, ""};
+  EXPECT_EQ(roundTrip<BuildEvent>(compiled), compiled);
+  const BuildEvent failed{"7", "candidate", "k", false, true, 0.2, "bound-kernel"};
+  EXPECT_EQ(roundTrip<BuildEvent>(failed), failed);
 }
 
 TEST(EventCodec, ReadyLineMatchesTheDocumentedShape) {

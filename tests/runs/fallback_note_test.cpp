@@ -56,4 +56,20 @@ TEST(FallbackNote, ACauseThatIsNotKnownIsStillNamed) {
 }
 
 }  // namespace
+// While a run goes on, the `build` event says whether the kernel compiled or the program goes on without it,
+// in the words of the fallback rule.
+TEST(BuildEventNote, SaysCompiledCachedOrThatTheFallbackRuns) {
+  EXPECT_EQ(buildEventNote({"1", "candidate", "fast_gelu", true, false, 12.34, ""}),
+            "candidate extension 'fast_gelu' compiled in 12.3 s");
+  EXPECT_EQ(buildEventNote({"1", "candidate", "fast_gelu", true, true, 0.01, ""}),
+            "candidate extension 'fast_gelu' came from the build cache");
+  const std::string failed = buildEventNote({"1", "candidate", "k", false, false, 3, "bound-kernel"});
+  EXPECT_EQ(failed.rfind("candidate extension 'k' did not build (bound-kernel: functions= names a __global__", 0),
+            0u)
+      << failed;
+  EXPECT_NE(failed.find("it runs its PyTorch fallback and any number is the fallback's"), std::string::npos);
+  const std::string reference = buildEventNote({"1", "reference", "r", false, false, 3, ""});
+  EXPECT_EQ(reference, "reference extension 'r' did not build");
+}
+
 }  // namespace ks::runs
