@@ -109,10 +109,15 @@ done
 case $state in idle*|mixed*|allocated*) ;; *) fail "Slurm did not start: node $host is '${state:-not listed}' after 60 s" ;; esac
 echo "slurm test: one-node Slurm up ($host, $cpus CPUs, ports $ctldPort/$slurmdPort) in $(( $(date +%s) - started )) s"
 
-# The array: 3 timing tasks on the CPU (no GPUs on this node).
-job=$("$kscope" slurm "$file" --tasks 3 --gpus-per-task 0 --cpus-per-task 1 --device cpu --trials 3 --seeds 2 \
-  --dir "$tmp/job" --time 10) || fail "kscope slurm did not submit"
+# The arrays: first 2 CPU-only build tasks, then 3 timing tasks on the CPU (no GPUs on this node) that wait
+# for them (--dependency=afterany).
+job=$("$kscope" slurm "$file" --tasks 3 --gpus-per-task 0 --cpus-per-task 1 --build-nodes 2 --device cpu \
+  --trials 3 --seeds 2 --dir "$tmp/job" --time 10 2>"$tmp/submit.err") || fail "kscope slurm did not submit: $(cat "$tmp/submit.err")"
 [[ $job =~ ^[0-9]+$ ]] || fail "kscope slurm printed no job id: '$job'"
+buildJob=$(sed -n 's/^kscope slurm: build array \([0-9]*\) .*/\1/p' "$tmp/submit.err")
+[ -n "$buildJob" ] || fail "no build array submitted: $(cat "$tmp/submit.err")"
+dependency=$(scontrol show job "$job" | grep -o 'Dependency=[^ ]*' | head -n 1)
+echo "slurm test: build array $buildJob, timing array $job ($dependency)"
 grep -q -- '--shard "$SLURM_ARRAY_TASK_ID/3"' "$tmp/job/timing.sbatch" || fail "timing.sbatch runs no shard: $(cat "$tmp/job/timing.sbatch")"
 echo "slurm test: submitted array job $job"
 for _ in $(seq 900); do
@@ -124,6 +129,10 @@ status=$("$kscope" slurm --status "$job" --dir "$tmp/job") || fail "kscope slurm
 echo "$status"
 grep -q "7 of 7 candidates done; 3 of 3 shards complete" <<<"$status" || fail "not every shard finished"
 echo "slurm test: array done in $(( $(date +%s) - started )) s"
+for i in 0 1; do
+  grep -q "kscope batch: shard $i/2: " "$tmp/job/logs/build-${buildJob}_$i.log" 2>/dev/null ||
+    fail "build task $i left no log of its shard"
+done
 
 "$kscope" merge "$tmp/merged.jsonl" "$tmp"/job/shard-*.jsonl --file "$file" --no-store 2>"$tmp/merge.err" ||
   fail "kscope merge: $(cat "$tmp/merge.err")"
