@@ -2,7 +2,9 @@
 // into one results file of the same format. An entry (task, candidate, code hash) found in two parts is
 // reported and kept once (the later recorded_at). With --file, entries of FILE missing from every part are
 // listed (exit 1) and the merged results are recorded in the results store, as a local batch would have
-// (shards on a cluster run with --no-store), so the GUI shows them in the history of FILE's candidates.
+// (shards on a cluster run with --no-store), so the GUI shows them in the history of FILE's candidates;
+// --run PATH writes FILE as a run file with each measured speedup added to its candidate (origin
+// "measured"), a file the GUI opens like any run.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +19,7 @@
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "core/hash/sha256.h"
+#include "core/formats/run_format.h"
 #include "core/json/nesting.h"
 #include "core/runs/record_result.h"
 #include "core/runs/result_row.h"
@@ -29,7 +32,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 struct MergeOptions {
-  std::string out, file, store;
+  std::string out, file, store, run;
   std::vector<std::string> parts;
   bool noStore = false;
 };
@@ -124,6 +127,16 @@ int runMerge(const MergeOptions& o) {
     return kExitFailure;
   }
 
+  // The candidate of FILE a merged line measured (same task, id and code hash), or null.
+  auto candidateOf = [&](const Json& l) -> Candidate* {
+    Task* task = const_cast<Task*>(input.run.findTask(l.value("task", "")));
+    if (!task) return nullptr;
+    for (Candidate& c : task->candidates)
+      if (c.id == l.value("candidate", "") && c.code && hash::codeHash(*c.code) == l.value("code_hash", ""))
+        return &c;
+    return nullptr;
+  };
+
   std::size_t recorded = 0;
   if (!o.file.empty() && !o.noStore) {
     auto opened =
@@ -136,11 +149,7 @@ int runMerge(const MergeOptions& o) {
     for (const Found* f : ordered) {
       const Json& l = f->line;
       const Task* task = input.run.findTask(l.value("task", ""));
-      const Candidate* candidate = nullptr;
-      if (task)
-        for (const Candidate& c : task->candidates)
-          if (c.id == l.value("candidate", "") && c.code && hash::codeHash(*c.code) == l.value("code_hash", ""))
-            candidate = &c;
+      const Candidate* candidate = candidateOf(l);
       if (!candidate || !l.contains("event")) continue;
       // Recorded once: merging again (more shards finished) does not add the same result twice.
       store::HistoryQuery q{.taskKey = task->key(), .candidateId = candidate->id, .codeHash = l.value("code_hash", "")};
@@ -165,6 +174,28 @@ int runMerge(const MergeOptions& o) {
     }
   }
 
+  if (!o.run.empty()) {
+    std::size_t added = 0;
+    for (const Found* f : ordered) {
+      Candidate* candidate = candidateOf(f->line);
+      if (!candidate || !f->line.contains("speedup") || !f->line["speedup"].is_number()) continue;
+      Measurement m;
+      m.speedup = f->line["speedup"].get<double>();
+      m.device = f->line.value("device", "");
+      m.origin = "measured";
+      m.when = f->line.value("recorded_at", "");
+      candidate->measurements.push_back(std::move(m));
+      ++added;
+    }
+    std::string why;
+    if (!writeRunFile(input.run, o.run, &why)) {
+      std::cerr << "kscope merge: error: cannot write " << o.run << ": " << why << "\n";
+      return kExitFailure;
+    }
+    std::cerr << "kscope merge: wrote " << o.run << " (" << o.file << " with " << added
+              << " measured speedups added)\n";
+  }
+
   std::cerr << "kscope merge: " << merged.size() << " entries from " << lines << " lines of " << o.parts.size()
             << " parts into " << o.out << "; " << duplicates << " duplicated";
   if (!o.file.empty())
@@ -186,6 +217,10 @@ void addMergeCommand(CLI::App& app) {
   command->add_option("--file", o->file,
                       "The batch's input: report its candidates that no part has, and record the merged "
                       "results in the results store");
+  command
+      ->add_option("--run", o->run,
+                   "Also write FILE as a run file with the measured speedups added (opens in the GUI)")
+      ->needs("--file");
   auto* store = command->add_option("--store", o->store, "Results database (default: docs/store-schema.md)");
   command->add_flag("--no-store", o->noStore, "Do not record the merged results in the database")->excludes(store);
   command->callback([o] { exitCode() = runMerge(*o); });

@@ -661,6 +661,26 @@ TEST_F(KscopeRunCli, ShardsAreDisjointResumableAndMergeBackIntoOneResult) {
   ASSERT_EQ(std::system(count.c_str()), 0);
   EXPECT_EQ(slurp(dir_ / "count.txt"), "7\n");
 
+  // --run: FILE as a run file with the measured speedups added (the 4 correct candidates were timed), which
+  // opens like any run.
+  const fs::path runOut = dir_ / "measured.kscope.jsonl";
+  r = kscopeHere("merge " + quoted(merged) + " " + partList + " --file " + quoted(kCpuTasks) + " --no-store --run " +
+                 quoted(runOut));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("with 4 measured speedups added"), std::string::npos) << r.err;  // the correct ones
+  const Result summary = kscopeHere("summary " + quoted(runOut) + " --json");
+  ASSERT_EQ(summary.exitCode, 0) << summary.err;
+  std::size_t measured = 0;
+  for (const json& line : jsonLines(runOut))
+    if (line.value("type", "") == "candidate")
+      for (const json& m : line.value("measurements", json::array())) {
+        if (m.value("origin", "") != "measured") continue;
+        ++measured;
+        EXPECT_TRUE(m["speedup"].is_number()) << m;
+        EXPECT_FALSE(m.value("when", "").empty()) << m;
+      }
+  EXPECT_EQ(measured, 4u);  // incorrect candidates are not timed
+
   // A part given twice: its entries are duplicates, kept once. A part left out: its entries are missing.
   r = kscopeHere("merge " + quoted(dir_ / "dup.jsonl") + " " + partList + " " + quoted(parts[2]) + " --no-store");
   ASSERT_EQ(r.exitCode, 0) << r.err;
