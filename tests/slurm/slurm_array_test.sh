@@ -109,6 +109,16 @@ done
 case $state in idle*|mixed*|allocated*) ;; *) fail "Slurm did not start: node $host is '${state:-not listed}' after 60 s" ;; esac
 echo "slurm test: one-node Slurm up ($host, $cpus CPUs, ports $ctldPort/$slurmdPort) in $(( $(date +%s) - started )) s"
 
+# --dry-run of a GPU array: the scripts a GPU cluster would get, nothing submitted.
+"$kscope" slurm "$file" --tasks 4 --gpus-per-task 2 --partition gpu --time 01:00:00 --dir "$tmp/dry" --dry-run \
+  >"$tmp/dry.out" 2>&1 || fail "kscope slurm --dry-run: $(cat "$tmp/dry.out")"
+for want in '#SBATCH --array=0-3' '#SBATCH --gpus-per-task=2' '#SBATCH --partition=gpu' '#SBATCH --time=01:00:00' \
+  '--shard "$SLURM_ARRAY_TASK_ID/4"' '--gpus all' "export XDG_CACHE_HOME='$tmp/dry/cache'"; do
+  grep -qF -- "$want" "$tmp/dry/timing.sbatch" || fail "dry-run timing.sbatch lacks $want: $(cat "$tmp/dry/timing.sbatch")"
+done
+[ ! -e "$tmp/dry/build.sbatch" ] || fail "a build array without --build-nodes"
+[ -z "$(squeue -h 2>/dev/null)" ] || fail "--dry-run submitted a job"
+
 # The arrays: first 2 CPU-only build tasks, then 3 timing tasks on the CPU (no GPUs on this node) that wait
 # for them (--dependency=afterany).
 job=$("$kscope" slurm "$file" --tasks 3 --gpus-per-task 0 --cpus-per-task 1 --build-nodes 2 --device cpu \
