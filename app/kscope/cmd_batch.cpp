@@ -6,11 +6,15 @@
 // itself. A candidate whose build fails with compiler errors is reported without being timed.
 // Resumable: an entry already in --out with the same task, candidate and code hash is skipped.
 // One JSON line per candidate (keys: docs/cli.md, "kscope batch"); progress on stderr.
+// --shard i/N (or a Slurm array task's or Kubernetes indexed job's environment) runs one shard of the
+// candidates (core/runs/shard_plan.h); --gpus all|0,1,... times on one runner per GPU, each alone on its GPU.
 #include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -23,6 +27,7 @@
 #include <vector>
 
 #include "app/kscope/batch_prebuild.h"
+#include "app/kscope/batch_shards.h"
 #include "app/kscope/candidate_repair.h"
 #include "core/nvcc/gpu_arch.h"
 #include "core/runs/fallback_note.h"
@@ -32,6 +37,8 @@
 #include "core/hash/sha256.h"
 #include "core/json/nesting.h"
 #include "core/runs/evaluate_options.h"
+#include "core/runs/gpu_list.h"
+#include "core/runs/shard_plan.h"
 #include "core/runs/record_result.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
@@ -58,6 +65,10 @@ struct BatchOptions {
   bool noStore = false, noPrebuild = false, buildOnly = false;
   bool repair = false;  // --repair: every candidate's repaired program runs (candidate_repair.h)
   std::string arch;     // --arch for arch-flag repairs
+  std::string shard;    // --shard i/N; empty: from the environment of an array task, else every candidate
+  std::string gpus;     // --gpus all|0,1,...: one timing runner per GPU
+  std::optional<runs::Shard> chosenShard;  // resolved from --shard or the environment
+  std::vector<std::string> gpuIds;         // resolved from --gpus
 };
 
 using Entry = BatchEntry;
@@ -133,6 +144,15 @@ std::vector<Entry> planEntries(const RunFile& run, const BatchOptions& o) {
       continue;
     for (const Candidate& c : t.candidates)
       if (c.code) all.push_back({&t, &c, hash::codeHash(*c.code)});
+  }
+  if (o.chosenShard) {  // the plan is over every candidate, so each shard (and each re-run) computes the same
+    const std::vector<int> plan = batchShardPlan(all, o.chosenShard->count);
+    std::vector<Entry> mine;
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (plan[i] == o.chosenShard->index) mine.push_back(all[i]);
+    std::cerr << "kscope batch: shard " << o.chosenShard->index << "/" << o.chosenShard->count << ": "
+              << mine.size() << " of " << all.size() << " candidates\n";
+    all = std::move(mine);
   }
   const std::set<std::string> done = finishedEntries(o.out);
   std::vector<Entry> todo;
@@ -260,7 +280,7 @@ class TimingStage {
   // Evaluates entry `i` (or takes its final prebuild error) and writes it, unless interrupted or sent to
   // the retry-alone list.
   void evaluate(std::size_t i, supervisor::RunnerSupervisor& runner, const protocol::Options& options,
-                bool shared);
+                bool shared, const std::string& gpu = "");
   // Stage 4, the write: the --out line, then the store row, then the progress line.
   void write(std::size_t i, Json line, const Json& event, double seconds);
 
@@ -290,6 +310,17 @@ int TimingStage::run(const supervisor::SupervisorOptions& supervisorOptions,
     runners.environment.emplace_back("KSCOPE_WRITABLE", supervisorOptions.scratchRoot.string());
   }
   const auto stopped = [this] { return stop(); };
+  if (!m_o.gpuIds.empty()) {  // --gpus: one runner per GPU, each seeing only its own, so each times alone
+    RunnerPool pool(runners, "timing-gpu", int(m_o.gpuIds.size()));
+    std::vector<std::vector<std::pair<std::string, std::string>>> perGpu;
+    for (const std::string& id : m_o.gpuIds) perGpu.push_back({{"CUDA_VISIBLE_DEVICES", id}});
+    pool.setWorkerEnvironment(std::move(perGpu));
+    pool.forEachOn(m_todo.size(), stopped,
+                   [&](std::size_t i, supervisor::RunnerSupervisor& runner, int worker) {
+                     evaluate(i, runner, timingOptions, false, m_o.gpuIds[std::size_t(worker)]);
+                   });
+    return m_failure;
+  }
   {
     RunnerPool pool(runners, "timing", m_o.timingJobs);
     pool.forEach(m_todo.size(), stopped, [&](std::size_t i, supervisor::RunnerSupervisor& runner) {
@@ -317,7 +348,7 @@ int TimingStage::run(const supervisor::SupervisorOptions& supervisorOptions,
 }
 
 void TimingStage::evaluate(std::size_t i, supervisor::RunnerSupervisor& runner,
-                           const protocol::Options& options, bool shared) {
+                           const protocol::Options& options, bool shared, const std::string& gpu) {
   const Entry& e = m_todo[i];
   Json line = {{"task", e.task->key()},
                {"candidate", e.candidate->id},
@@ -326,6 +357,7 @@ void TimingStage::evaluate(std::size_t i, supervisor::RunnerSupervisor& runner,
   const auto repaired = m_repairs.find(e.candidate);
   const Json repair = repaired == m_repairs.end() ? Json(nullptr) : repaired->second;
   if (!repair.is_null()) line["repair"] = repair;
+  if (!gpu.empty()) line["gpu"] = gpu;  // --gpus: the CUDA_VISIBLE_DEVICES id of the runner that measured it
   const auto started = std::chrono::steady_clock::now();
   const PrebuildOutcome& built = m_prebuilt[i];
   Json event;
@@ -370,6 +402,11 @@ void TimingStage::write(std::size_t i, Json line, const Json& event, double seco
   if (auto claimed = e.candidate->speedup()) line["recorded_speedup"] = *claimed;
   if (const std::string note = runs::fallbackNote(event); !note.empty()) line["fallback"] = note;
   line["device"] = row.device;
+  if (line.contains("gpu")) {  // after device, beside it
+    Json gpu = line["gpu"];
+    line.erase("gpu");
+    line["gpu"] = gpu;
+  }
   line["recorded_at"] = row.recordedAt;
   if (built.attempted) {
     Json record = {{"seconds", built.seconds}};
@@ -404,14 +441,50 @@ void TimingStage::write(std::size_t i, Json line, const Json& event, double seco
 }
 
 // plan → open the sinks → prebuild → time and write.
-int runBatch(const BatchOptions& o) {
+int runBatch(BatchOptions& o) {
+  if (!o.shard.empty()) {
+    std::string why;
+    o.chosenShard = runs::parseShard(o.shard, &why);
+    if (!o.chosenShard) {
+      std::cerr << "kscope batch: error: --shard: " << why << "\n";
+      return kExitFailure;
+    }
+  } else {
+    const runs::EnvironmentShard env = runs::shardFromEnvironment([](const char* n) { return std::getenv(n); });
+    if (!env.error.empty()) {
+      std::cerr << "kscope batch: error: " << env.error << " (--shard i/N overrides)\n";
+      return kExitFailure;
+    }
+    if (env.shard) {
+      o.chosenShard = env.shard;
+      std::cerr << "kscope batch: shard from " << env.source << "\n";
+    }
+  }
+  if (!o.gpus.empty()) {
+    const runs::GpuList gpus = runs::gpuList(o.gpus, [](const char* n) { return std::getenv(n); });
+    if (!gpus.error.empty()) {
+      std::cerr << "kscope batch: error: --gpus " << o.gpus << ": " << gpus.error << "\n";
+      return kExitFailure;
+    }
+    o.gpuIds = gpus.ids;
+    std::cerr << "kscope batch: timing on " << gpus.ids.size() << " GPU" << (gpus.ids.size() == 1 ? "" : "s")
+              << " (" << gpus.source << "), one runner each\n";
+  }
   LoadedInput input = loadInput(o.file);
   if (!input.usable) return kExitFailure;
   const int inputCode = exitCode();
   const std::map<const Candidate*, Json> repairs = applyRepairs(input.run, o);
 
   const std::vector<Entry> todo = planEntries(input.run, o);
-  if (todo.empty()) return inputCode;
+  if (todo.empty()) {
+    // A shard with nothing (left) to run still leaves its --out, so that `kscope merge` and
+    // `kscope slurm --status` see it finished.
+    if (!o.buildOnly && !std::ofstream(o.out, std::ios::app)) {
+      std::cerr << "kscope batch: error: cannot write " << o.out << "\n";
+      return kExitFailure;
+    }
+    return inputCode;
+  }
   const supervisor::RunnerLocation runner = supervisor::findRunner(o.runner);
   if (!runner.found()) {
     std::cerr << "kscope batch: error: " << runner.error << "\n";
@@ -421,7 +494,7 @@ int runBatch(const BatchOptions& o) {
   if (!openSinks(o, sinks)) return kExitFailure;
 
   const supervisor::ChosenMemoryLimit memory =
-      supervisor::chooseMemoryLimit(o.memoryLimitMiB, std::max(o.jobs, o.timingJobs));
+      supervisor::chooseMemoryLimit(o.memoryLimitMiB, std::max({o.jobs, o.timingJobs, int(o.gpuIds.size())}));
   std::cerr << "kscope batch: memory limit per runner " << memory.why << "\n";
   auto supervisorOptions = supervisor::clientSupervisorOptions(runner.path, o.device, memory.bytes);
   // Never started: the stages run their own runners (runner_pool.h) and cancel them on an interrupt; this
@@ -492,6 +565,15 @@ void addBatchCommand(CLI::App& app) {
   command->add_option("--arch", o->arch,
                       "Architecture that --repair writes into -arch flags, and the -arch of native (.cu) builds "
                       "(default: this GPU's; sm_90a on an H100)");
+  command
+      ->add_option("--shard", o->shard,
+                   "Run shard i of N (0-based), e.g. 2/8: a fixed, disjoint part balanced by expected cost "
+                   "(default inside a Slurm array task or Kubernetes indexed job: from its environment)");
+  command
+      ->add_option("--gpus", o->gpus,
+                   "Time on one runner per GPU (CUDA_VISIBLE_DEVICES), each alone on its own: all, or ids "
+                   "such as 0,1,3 (all: $KSCOPE_GPU_LIST, else $CUDA_VISIBLE_DEVICES, else the driver's)")
+      ->excludes("--timing-jobs");
   command->callback([o, out] {
     if (out->count() == 0 && !o->buildOnly) throw CLI::RequiredError("--out");
     exitCode() = runBatch(*o);

@@ -16,6 +16,8 @@ void addImportCommand(CLI::App& app);
 void addRunCommand(CLI::App& app);
 void addBatchCommand(CLI::App& app);
 void addServeCommand(CLI::App& app);
+void addMergeCommand(CLI::App& app);
+void addSlurmCommand(CLI::App& app);
 
 using AddCommand = void (*)(CLI::App&);
 

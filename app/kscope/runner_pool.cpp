@@ -16,19 +16,28 @@ RunnerPool::RunnerPool(const supervisor::SupervisorOptions& base, std::string na
 
 void RunnerPool::forEach(std::size_t count, const std::function<bool()>& stopRequested,
                          const std::function<void(std::size_t, supervisor::RunnerSupervisor&)>& work) {
+  forEachOn(count, stopRequested,
+            [&](std::size_t i, supervisor::RunnerSupervisor& runner, int) { work(i, runner); });
+}
+
+void RunnerPool::forEachOn(
+    std::size_t count, const std::function<bool()>& stopRequested,
+    const std::function<void(std::size_t, supervisor::RunnerSupervisor&, int worker)>& work) {
   if (count == 0) return;
   const int workers = std::max(1, std::min<int>(runners_, int(count)));
   std::vector<std::unique_ptr<supervisor::RunnerSupervisor>> supervisors;
   for (int w = 0; w < workers; ++w) {
     supervisor::SupervisorOptions o = base_;
     o.scratchRoot = base_.scratchRoot / (name_ + "-" + std::to_string(w));  // runner-<n> folders would collide
+    if (std::size_t(w) < perWorker_.size())
+      o.environment.insert(o.environment.end(), perWorker_[std::size_t(w)].begin(), perWorker_[std::size_t(w)].end());
     supervisors.push_back(std::make_unique<supervisor::RunnerSupervisor>(o));
   }
   std::atomic<std::size_t> next{0};
   std::vector<std::thread> threads;
-  for (auto& s : supervisors)
-    threads.emplace_back([&, runner = s.get()] {
-      for (std::size_t i; !stopping_ && (i = next++) < count;) work(i, *runner);
+  for (int w = 0; w < workers; ++w)
+    threads.emplace_back([&, w, runner = supervisors[std::size_t(w)].get()] {
+      for (std::size_t i; !stopping_ && (i = next++) < count;) work(i, *runner, w);
     });
 
   std::mutex waitMutex;

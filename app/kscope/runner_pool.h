@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/supervisor/runner_supervisor.h"
 #include "core/supervisor/supervisor_options.h"
@@ -21,12 +23,20 @@ class RunnerPool {
   RunnerPool(const supervisor::SupervisorOptions& base, std::string name, int runners);
   void forEach(std::size_t count, const std::function<bool()>& stopRequested,
                const std::function<void(std::size_t, supervisor::RunnerSupervisor&)>& work);
+  // Same, telling `work` which runner (0..runners-1) it is on.
+  void forEachOn(std::size_t count, const std::function<bool()>& stopRequested,
+                 const std::function<void(std::size_t, supervisor::RunnerSupervisor&, int worker)>& work);
+  // Variables added to runner w's environment (e.g. its own CUDA_VISIBLE_DEVICES); index w of the list.
+  void setWorkerEnvironment(std::vector<std::vector<std::pair<std::string, std::string>>> perWorker) {
+    perWorker_ = std::move(perWorker);
+  }
   bool stopping() const { return stopping_; }
 
  private:
   supervisor::SupervisorOptions base_;
   std::string name_;
   int runners_;
+  std::vector<std::vector<std::pair<std::string, std::string>>> perWorker_;
   std::atomic<bool> stopping_{false};
 };
 

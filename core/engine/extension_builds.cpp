@@ -311,9 +311,13 @@ void forgetEarlierLoads(const std::string& name) {
 // A fresh, empty folder to build `final` in: torch builds there, and only a finished build is published.
 fs::path stagingFor(const fs::path& final) {
   static unsigned counter = 0;
-  const fs::path staging =
-      final.parent_path() / ".staging" /
-      (final.filename().string() + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  // The host is in the name: nodes of a cluster share the cache folder (kscope slurm), and their process ids
+  // repeat; a staging folder of another node's build must never be emptied here.
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  const fs::path staging = final.parent_path() / ".staging" /
+                           (final.filename().string() + "-" + std::string(host) + "-" +
+                            std::to_string(::getpid()) + "-" + std::to_string(counter++));
   std::error_code ec;
   fs::remove_all(staging, ec);
   fs::create_directories(staging, ec);

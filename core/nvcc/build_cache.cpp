@@ -105,9 +105,12 @@ std::string BuildCache::store(const std::string& key, const BuildResult& result,
   std::error_code ec;
   const fs::path final = entryDir(key);
   if (fs::exists(final / "build.json", ec) && sealedOrRemoved(final)) return "";
+  // The host is in the name: nodes of a cluster share the cache folder, and their process ids repeat.
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
   const fs::path staging =
-      root_ / ("staging-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + "-" +
-               std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+      root_ / ("staging-" + std::string(host) + "-" + std::to_string(getpid()) + "-" + std::to_string(counter++) +
+               "-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
   fs::create_directories(staging, ec);
   if (ec) return "cannot create " + staging.string() + ": " + ec.message();
   auto fail = [&](const std::string& why) {

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <thread>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -578,4 +579,158 @@ TEST_F(KscopeRunCli, AKilledRunClientTakesItsRunnerAlong) {
   EXPECT_FALSE(survived) << "kscope-runner " << runner << " outlived its kill -9'd client " << client;
   std::error_code ec;
   fs::remove_all(fs::temp_directory_path() / ("kscope-" + std::to_string(client)), ec);
+}
+
+// ---- shards, merge, --gpus (issue 18)
+// ----------------------------------------------------------------------------------------
+
+namespace {
+const fs::path kCpuTasks = fs::path(KS_SOURCE_DIR) / "tests/slurm/cpu-tasks.kscope.jsonl";  // 7 candidates
+
+std::string entryKey(const json& line) {
+  return line["task"].get<std::string>() + " " + line["candidate"].get<std::string>() + " " +
+         line["code_hash"].get<std::string>();
+}
+}  // namespace
+
+// Three shards (two from --shard, one from a Slurm array task's environment) hold every candidate once; a
+// shard run again runs nothing; merge joins them, reports duplicates and missing entries, and records the
+// merged results in the store once.
+TEST_F(KscopeRunCli, ShardsAreDisjointResumableAndMergeBackIntoOneResult) {
+  REQUIRE_RUNNER();
+  const std::string common = " --device cpu --trials 3 --seeds 2 --jobs 1 --no-store --out ";
+  std::vector<fs::path> parts;
+  std::set<std::string> keys;
+  std::size_t total = 0;
+  for (int i = 0; i < 3; ++i) {
+    parts.push_back(dir_ / ("shard-" + std::to_string(i) + ".jsonl"));
+    const std::string args = "batch " + quoted(kCpuTasks) + common + quoted(parts.back());
+    const Result r = i == 1 ? kscope(args, environment() + " SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=3")
+                            : kscopeHere(args + " --shard " + std::to_string(i) + "/3");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("kscope batch: shard " + std::to_string(i) + "/3: "), std::string::npos) << r.err;
+    if (i == 1) {
+      EXPECT_NE(r.err.find("shard from SLURM_ARRAY_TASK_ID"), std::string::npos) << r.err;
+    }
+    const std::vector<json> lines = jsonLines(parts.back());
+    EXPECT_GE(lines.size(), 2u) << "7 candidates over 3 shards: 2 or 3 each";
+    EXPECT_LE(lines.size(), 3u);
+    for (const json& line : lines) EXPECT_TRUE(keys.insert(entryKey(line)).second) << "in two shards: " << entryKey(line);
+    total += lines.size();
+  }
+  EXPECT_EQ(total, 7u);
+  EXPECT_EQ(keys.size(), 7u);
+
+  // Resumable: the same shard again finds everything done and leaves its file as it was.
+  const std::string before = slurp(parts[0]);
+  Result r = kscopeHere("batch " + quoted(kCpuTasks) + common + quoted(parts[0]) + " --shard 0/3");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find(", 0 to run"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(parts[0]), before);
+  // A bad shard is refused before anything runs.
+  r = kscopeHere("batch " + quoted(kCpuTasks) + common + quoted(dir_ / "x.jsonl") + " --shard 3/3");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("0 to N-1"), std::string::npos) << r.err;
+
+  const fs::path merged = dir_ / "merged.jsonl", store = dir_ / "merged.sqlite";
+  const std::string partList = quoted(parts[0]) + " " + quoted(parts[1]) + " " + quoted(parts[2]);
+  r = kscopeHere("merge " + quoted(merged) + " " + partList + " --file " + quoted(kCpuTasks) + " --store " + quoted(store));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("7 entries from 7 lines of 3 parts"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("0 duplicated, 0 of " + kCpuTasks.string() + " missing, 0 not in it, 7 recorded"),
+            std::string::npos) << r.err;
+  const std::vector<json> lines = jsonLines(merged);
+  ASSERT_EQ(lines.size(), 7u);
+  std::set<std::string> mergedKeys;
+  int lastLine = 0, correct = 0;
+  for (const json& line : lines) {
+    mergedKeys.insert(entryKey(line));
+    EXPECT_GT(line["source_line"].get<int>(), lastLine) << "merged in the file's order";
+    lastLine = line["source_line"].get<int>();
+    correct += line["outcome"] == "correct";
+  }
+  EXPECT_EQ(mergedKeys, keys);
+  EXPECT_EQ(correct, 4);  // clamp, same, add, fused; the three "wrong" are incorrect
+  // The store got each result once: merging again records nothing more.
+  r = kscopeHere("merge " + quoted(merged) + " " + partList + " --file " + quoted(kCpuTasks) + " --store " + quoted(store));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find(", 0 recorded in the results store"), std::string::npos) << r.err;
+  const std::string count = "python3 -c \"import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("
+                            "'select count(*) from results where origin = \\\"kscope merge\\\"').fetchone()[0])\" " +
+                            quoted(store) + " > " + quoted(dir_ / "count.txt");
+  ASSERT_EQ(std::system(count.c_str()), 0);
+  EXPECT_EQ(slurp(dir_ / "count.txt"), "7\n");
+
+  // --run: FILE as a run file with the measured speedups added (the 4 correct candidates were timed), which
+  // opens like any run.
+  const fs::path runOut = dir_ / "measured.kscope.jsonl";
+  r = kscopeHere("merge " + quoted(merged) + " " + partList + " --file " + quoted(kCpuTasks) + " --no-store --run " +
+                 quoted(runOut));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("with 4 measured speedups added"), std::string::npos) << r.err;  // the correct ones
+  const Result summary = kscopeHere("summary " + quoted(runOut) + " --json");
+  ASSERT_EQ(summary.exitCode, 0) << summary.err;
+  std::size_t measured = 0;
+  for (const json& line : jsonLines(runOut))
+    if (line.value("type", "") == "candidate")
+      for (const json& m : line.value("measurements", json::array())) {
+        if (m.value("origin", "") != "measured") continue;
+        ++measured;
+        EXPECT_TRUE(m["speedup"].is_number()) << m;
+        EXPECT_FALSE(m.value("when", "").empty()) << m;
+      }
+  EXPECT_EQ(measured, 4u);  // incorrect candidates are not timed
+
+  // A part given twice: its entries are duplicates, kept once. A part left out: its entries are missing.
+  r = kscopeHere("merge " + quoted(dir_ / "dup.jsonl") + " " + partList + " " + quoted(parts[2]) + " --no-store");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("kscope merge: duplicate: "), std::string::npos) << r.err;
+  EXPECT_EQ(jsonLines(dir_ / "dup.jsonl").size(), 7u);
+  r = kscopeHere("merge " + quoted(dir_ / "part.jsonl") + " " + quoted(parts[0]) + " " + quoted(parts[1]) +
+                 " --file " + quoted(kCpuTasks) + " --no-store");
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  const std::size_t missing = jsonLines(parts[2]).size();
+  EXPECT_NE(r.err.find(std::to_string(missing) + " of " + kCpuTasks.string() + " missing"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("kscope merge: missing: "), std::string::npos) << r.err;
+}
+
+// --gpus: one timing runner per listed GPU, each seeing only its own as CUDA_VISIBLE_DEVICES, and each line
+// naming it. On the CPU with a fake device list: the candidate is correct only when its runner saw a GPU of
+// the list.
+TEST_F(KscopeRunCli, BatchGpusKeepsOneTimingRunnerPerGpu) {
+  REQUIRE_RUNNER();
+  const std::string seen = "__import__('os').environ.get('CUDA_VISIBLE_DEVICES', '')";
+  const fs::path run = writeRun(
+      "gpus.kscope.jsonl",
+      {{1, 1, program("Model", "x * 2.0"),
+        {{"a", program("ModelNew", "x * (2.0 if " + seen + " in ('3', '5', '7') else 3.0)")},
+         {"b", program("ModelNew", "x + x if " + seen + " in ('3', '5', '7') else x")},
+         {"c", program("ModelNew", "x * 2.0 if " + seen + " in ('3', '5', '7') else x * 3.0")}}}});
+  // N = 1 from the fake list behind --gpus all.
+  const fs::path one = dir_ / "one.jsonl";
+  Result r = kscope("batch " + quoted(run) + " --device cpu --trials 3 --seeds 2 --jobs 1 --no-store --gpus all --out " +
+                        quoted(one),
+                    environment() + " KSCOPE_GPU_LIST=7");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("timing on 1 GPU (KSCOPE_GPU_LIST), one runner each"), std::string::npos) << r.err;
+  std::vector<json> lines = jsonLines(one);
+  ASSERT_EQ(lines.size(), 3u) << slurp(one);
+  for (const json& line : lines) {
+    EXPECT_EQ(line["gpu"], "7");
+    EXPECT_EQ(line["outcome"], "correct") << line["event"];
+  }
+  // Two GPUs: both runners time, each its own.
+  const fs::path two = dir_ / "two.jsonl";
+  r = kscopeHere("batch " + quoted(run) + " --device cpu --trials 3 --seeds 2 --jobs 1 --no-store --gpus 3,5 --out " +
+                 quoted(two));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  lines = jsonLines(two);
+  ASSERT_EQ(lines.size(), 3u) << slurp(two);
+  for (const json& line : lines) {
+    EXPECT_TRUE(line["gpu"] == "3" || line["gpu"] == "5") << line["gpu"];
+    EXPECT_EQ(line["outcome"], "correct") << line["event"];
+  }
+  r = kscopeHere("batch " + quoted(run) + " --device cpu --no-store --gpus 3,3 --out " + quoted(dir_ / "x.jsonl"));
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("listed twice"), std::string::npos) << r.err;
 }

@@ -1,0 +1,67 @@
+#include "core/runs/gpu_list.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace ks::runs {
+namespace {
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return std::string(s);
+}
+
+// A comma-separated list; `error` names the first bad item.
+std::vector<std::string> splitIds(std::string_view text, std::string& error) {
+  std::vector<std::string> ids;
+  while (true) {
+    const auto comma = text.find(',');
+    std::string id = trim(text.substr(0, comma));
+    const bool ok = !id.empty() && std::all_of(id.begin(), id.end(), [](unsigned char c) {
+      return std::isalnum(c) || c == '-' || c == '_' || c == ':';
+    });
+    if (!ok) {
+      error = "not a GPU id: \"" + id + "\"";
+      return {};
+    }
+    if (std::find(ids.begin(), ids.end(), id) != ids.end()) {
+      error = "GPU " + id + " is listed twice";
+      return {};
+    }
+    ids.push_back(std::move(id));
+    if (comma == std::string_view::npos) return ids;
+    text.remove_prefix(comma + 1);
+  }
+}
+
+}  // namespace
+
+GpuList gpuList(std::string_view spec, const std::function<const char*(const char*)>& getenv,
+                const std::filesystem::path& nvidiaProc) {
+  GpuList list;
+  auto fromText = [&](std::string_view text, std::string source) {
+    list.ids = splitIds(text, list.error);
+    list.source = std::move(source);
+  };
+  if (trim(spec) != "all") {
+    fromText(spec, "--gpus");
+  } else if (const char* fake = getenv("KSCOPE_GPU_LIST")) {
+    fromText(fake, "KSCOPE_GPU_LIST");
+  } else if (const char* visible = getenv("CUDA_VISIBLE_DEVICES")) {
+    fromText(visible, "CUDA_VISIBLE_DEVICES");
+  } else {
+    std::error_code ec;
+    std::size_t n = 0;
+    for (auto it = std::filesystem::directory_iterator(nvidiaProc, ec);
+         !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+      ++n;
+    for (std::size_t i = 0; i < n; ++i) list.ids.push_back(std::to_string(i));
+    list.source = nvidiaProc.string();
+    if (n == 0) list.error = "no GPU found (" + nvidiaProc.string() + " lists none)";
+  }
+  if (!list.error.empty()) list.error = list.source + ": " + list.error;
+  return list;
+}
+
+}  // namespace ks::runs

@@ -1,0 +1,24 @@
+#pragma once
+// The GPUs of `kscope batch --gpus all|0,1,...` (issue 18): one timing runner per GPU, each seeing only its
+// own (CUDA_VISIBLE_DEVICES=<id>).
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ks::runs {
+
+struct GpuList {
+  std::vector<std::string> ids;  // what each runner's CUDA_VISIBLE_DEVICES is set to
+  std::string source;            // where the list came from, for the progress line
+  std::string error;             // why there is none (then ids is empty)
+};
+
+// "0,1,3": those ids (numbers or GPU UUIDs, no repeats). "all": $KSCOPE_GPU_LIST when set (a fake device
+// list, for tests on a machine without GPUs), else $CUDA_VISIBLE_DEVICES when set (the GPUs this process
+// may use), else one id per entry of `nvidiaProc` (the driver's /proc/driver/nvidia/gpus: 0..n-1).
+GpuList gpuList(std::string_view spec, const std::function<const char*(const char*)>& getenv,
+                const std::filesystem::path& nvidiaProc = "/proc/driver/nvidia/gpus");
+
+}  // namespace ks::runs
