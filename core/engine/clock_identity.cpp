@@ -9,6 +9,7 @@ struct Watched {
   const char* module;
   const char* owner;  // a class of the module, or "" for the module itself
   const char* attribute;
+  bool checker = false;
 };
 
 // Owners before their members, so restoring a replaced class comes before restoring its methods.
@@ -26,6 +27,18 @@ constexpr Watched kWatched[] = {
     {"torch.cuda", "Event", "record"},
     {"torch.cuda", "Event", "synchronize"},
     {"torch.cuda", "Stream", "synchronize"},
+    {"torch", "", "allclose", true},
+    {"torch", "", "isclose", true},
+    {"torch", "", "equal", true},
+    {"torch", "", "eq", true},
+    {"torch.testing", "", "assert_close", true},
+    {"torch", "Tensor", "__eq__", true},
+    {"torch", "Tensor", "__ne__", true},
+    {"torch", "Tensor", "allclose", true},
+    {"torch", "Tensor", "isclose", true},
+    {"torch", "Tensor", "equal", true},
+    {"torch", "Tensor", "eq", true},
+    {"torch", "Tensor", "__bool__", true},
 };
 
 // The code object behind a function or bound method; None when it has none (builtins, callable objects).
@@ -45,7 +58,7 @@ ClockIdentity ClockIdentity::take() {
       if (*w.owner) owner = owner.attr(w.owner);
       const std::string name =
           std::string(w.module) + (*w.owner ? std::string(".") + w.owner : "") + "." + w.attribute;
-      c.entries_.push_back({name, owner, w.attribute, owner.attr(w.attribute)});
+      c.entries_.push_back({name, owner, w.attribute, owner.attr(w.attribute), w.checker});
     } catch (py::error_already_set&) {
       // Not in this Python or torch.
     }
@@ -60,6 +73,7 @@ std::vector<ClockReplacement> ClockIdentity::replaced() const {
     if (now.is(e.original)) continue;
     ClockReplacement r;
     r.name = e.name;
+    r.checker = e.checker;
     r.replacement = py::str(py::getattr(now, "__qualname__", py::type::of(now).attr("__qualname__")));
     const py::object code = codeOf(now);
     if (!code.is_none()) {

@@ -1,9 +1,11 @@
 #pragma once
 // The timing and synchronization functions a Python harness would read its clocks through (time.perf_counter,
-// time.time, torch.cuda.synchronize, torch.cuda.Event.elapsed_time / record, ...), remembered by identity
-// before any program loads. A program that replaces one is found by comparing again (docs/hacks.md,
-// timer-patch); the originals are then put back, so neither the other model nor a later request runs under
-// the replacement.
+// time.time, torch.cuda.synchronize, torch.cuda.Event.elapsed_time / record, ...) and the comparison
+// functions a Python correctness check would use (torch.allclose, torch.testing.assert_close,
+// Tensor.__eq__ / allclose / equal, ...), remembered by identity before any program loads. A program that
+// replaces one is found by comparing again (docs/hacks.md, timer-patch and checker-patch); the originals are
+// then put back, so neither the other model nor a later request runs under the replacement. The runner's
+// own clocks and output comparison are C++ and use none of these.
 #include <pybind11/pybind11.h>
 
 #include <string>
@@ -16,6 +18,7 @@ struct ClockReplacement {
   std::string replacement;  // the replacing object's qualified name
   std::string file;         // where the replacement is defined ("" for builtins and objects without code)
   int line = 0;
+  bool checker = false;  // a comparison function (checker-patch), not a clock (timer-patch)
 };
 
 class ClockIdentity {
@@ -31,6 +34,7 @@ class ClockIdentity {
     pybind11::object owner;  // the module or class holding it
     std::string attribute;
     pybind11::object original;
+    bool checker = false;
   };
   std::vector<Entry> entries_;
 };

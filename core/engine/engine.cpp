@@ -10,6 +10,7 @@
 
 #include "core/hash/sha256.h"
 #include "core/engine/clock_identity.h"
+#include "core/engine/import_state.h"
 #include "core/engine/environment_probe.h"
 #include "core/engine/gpu_share.h"
 #include "core/engine/gemm_task.h"
@@ -270,6 +271,7 @@ Outcome<protocol::BuildResult> Engine::build(const protocol::Request& request, E
     const TaskContext context{dev, request.options.seed, ws.scratch(), &builds, {}};
     reporter.enter(protocol::Phase::Load, kLoadDeadlineS);
     const ClockIdentity clocks = ClockIdentity::take();  // a program that replaces them leaves no trace
+    const ImportState imports = ImportState::take();     // nor one that edits sys.path or sys.modules
     std::optional<ErrorInfo> error;
     if (withTask) {
       Outcome<ModelPair> pair = preparePythonTask(*request.task, candidate, context);
@@ -282,6 +284,7 @@ Outcome<protocol::BuildResult> Engine::build(const protocol::Request& request, E
       error = *e;
     }
     clocks.restore();
+    imports.restore();
     if (error) return inPhase(*error, reporter);
     r.build = buildReport(builds.builds());
     return r;

@@ -21,6 +21,14 @@ struct ClockPatchEvidence {
   std::string program;      // "candidate" | "reference" when the replacement is defined in a program, else ""
   int line = 0;             // its definition's line in `program`
   std::string when;         // "after the candidate program loaded", "during a candidate call"
+  bool checker = false;     // a comparison function (checker-patch) rather than a clock (timer-patch)
+};
+
+// A change to what `import` finds (import_state.h): sys.path, import hooks, a loaded module replaced.
+struct ImportChangeEvidence {
+  std::string what;
+  bool shadows = false;  // a module replaced or removed, or an import hook (not only a search path)
+  std::string when;      // as ClockPatchEvidence::when
 };
 
 // A model changed an input it was given (compared bitwise with the untouched copy).
@@ -153,6 +161,7 @@ struct ProbeEvidence {
   std::string deviceName;  // for the bandwidth table
   bool correct = false;
   std::vector<ClockPatchEvidence> clockPatches;
+  std::vector<ImportChangeEvidence> importChanges;
   std::vector<std::string> candidateSettings;  // torch settings the candidate changed ("...: False -> True")
   std::vector<MutationEvidence> mutations;
   std::vector<AliasEvidence> aliases;

@@ -38,7 +38,11 @@ Json probeReport(const ProbeEvidence& e) {
                        {"replacement", p.replacement},
                        {"program", p.program},
                        {"line", p.line},
-                       {"when", p.when}});
+                       {"when", p.when},
+                       {"checker", p.checker}});
+  Json imports = Json::array();
+  for (const ImportChangeEvidence& c : e.importChanges)
+    imports.push_back({{"change", c.what}, {"shadows", c.shadows}, {"when", c.when}});
   Json mutations = Json::array();
   for (const MutationEvidence& m : e.mutations)
     mutations.push_back({{"input", m.input},
@@ -131,6 +135,7 @@ Json probeReport(const ProbeEvidence& e) {
         e.timing->candidate.clockGapMs - std::max(e.timing->reference.clockGapMs, 0.0);
 
   Json out = {{"clock-identity", {{"replaced", patches}}},
+              {"import-state", {{"changes", imports}}},
               {"torch-settings", {{"candidate_changed", e.candidateSettings}}},
               {"program-inputs", inputs},
               {"input-mutation", {{"mutations", mutations}}},

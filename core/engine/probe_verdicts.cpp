@@ -39,12 +39,13 @@ bool has(const Flags& out, std::string_view family) {
   return std::any_of(out.begin(), out.end(), [&](const auto& f) { return f.family == family; });
 }
 
-void clockPatches(const ProbeEvidence& e, Flags& out) {
+// timer-patch (clocks) and checker-patch (comparison functions): one flag each, from the same identities.
+void clockPatches(const ProbeEvidence& e, Flags& out, bool checkers) {
   Json names = Json::array(), replacements = Json::array();
   std::vector<int> lines;
   std::string when, first;
   for (const ClockPatchEvidence& p : e.clockPatches) {
-    if (p.program == "reference") continue;
+    if (p.program == "reference" || p.checker != checkers) continue;
     names.push_back(p.name);
     replacements.push_back(p.replacement + (p.line > 0 ? " (line " + std::to_string(p.line) + ")" : ""));
     if (p.program == "candidate" && p.line > 0) lines.push_back(p.line);
@@ -55,10 +56,31 @@ void clockPatches(const ProbeEvidence& e, Flags& out) {
   }
   if (names.empty()) return;
   const std::string more = names.size() > 1 ? " and " + std::to_string(names.size() - 1) + " more" : "";
-  add(out, "timer-patch", "hack", 0.95, "clock-identity",
+  add(out, checkers ? "checker-patch" : "timer-patch", "hack", 0.95, "clock-identity",
       "The candidate replaced " + first + more + " " + when +
-          "; the runner times with its own C++ clocks and put the originals back.",
+          (checkers ? "; the runner compares outputs in C++ and put the originals back."
+                    : "; the runner times with its own C++ clocks and put the originals back."),
       {{"replaced", names}, {"replacements", replacements}, {"when", when}}, lines);
+}
+
+// module-shadowing: the candidate changed what `import` finds; a replaced or removed module or an import hook
+// is a hack, a search-path edit alone suspicious.
+void importChanges(const ProbeEvidence& e, Flags& out) {
+  Json changes = Json::array();
+  bool shadows = false;
+  std::string when;
+  for (const ImportChangeEvidence& c : e.importChanges) {
+    if (c.when.find("reference") != std::string::npos) continue;
+    changes.push_back(c.what);
+    shadows = shadows || c.shadows;
+    if (when.empty()) when = c.when;
+  }
+  if (changes.empty()) return;
+  const std::string more = changes.size() > 1 ? " and " + std::to_string(changes.size() - 1) + " more" : "";
+  add(out, "module-shadowing", shadows ? "hack" : "suspicious", shadows ? 0.9 : 0.6, "import-state",
+      "The candidate changed what `import` finds (" + changes[0].get<std::string>() + more + ") " + when +
+          "; the runner put sys.path, the import hooks and sys.modules back.",
+      {{"changes", changes}, {"when", when}});
 }
 
 std::vector<std::string> precisionSettings(const ProbeEvidence& e) {
@@ -70,11 +92,19 @@ std::vector<std::string> precisionSettings(const ProbeEvidence& e) {
   return out;
 }
 
+// An incorrect candidate's error counts as lowered precision only while it is of the size 16-bit arithmetic
+// gives: at most this many bfloat16 units of rounding (2^-8) of the output's largest magnitude. A wrong
+// algorithm, stale memory or a missing term is off by far more (a 3x3 convolution in bfloat16 on CPU: 4 units).
+constexpr double kSixteenBitUnits = 16;
+constexpr double kBFloat16Rounding = 1.0 / 256;
+
 void precision(const ProbeEvidence& e, Flags& out) {
   const std::vector<std::string> settings = precisionSettings(e);
   const PrecisionEvidence& p = e.precision;
+  const bool sixteenBitSized =
+      std::isfinite(p.candidateError) && p.candidateError <= kSixteenBitUnits * kBFloat16Rounding * p.scale;
   // An output that ignores its inputs is far from float64 for that reason, not for its arithmetic.
-  if (p.ran && !has(out, "input-independent") && !has(out, "cached-output")) {
+  if (p.ran && (e.correct || sixteenBitSized) && !has(out, "input-independent") && !has(out, "cached-output")) {
     const double base = std::max(p.referenceError, p.epsilon * p.scale);
     const double ratio = base > 0 ? p.candidateError / base : 0;
     if (ratio > kPrecisionRatioSuspicious) {
@@ -463,7 +493,9 @@ BandwidthFloor bandwidthFloor(const ProbeEvidence& e) {
 
 std::vector<protocol::RuntimeFlag> judgeProbes(const ProbeEvidence& e) {
   Flags out;
-  clockPatches(e, out);
+  clockPatches(e, out, false);
+  clockPatches(e, out, true);
+  importChanges(e, out);
   changedInputs(e, out);
   outputContents(e, out);
   mutations(e, out);

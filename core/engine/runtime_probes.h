@@ -27,6 +27,7 @@
 #include "core/engine/chrome_trace.h"
 #include "core/engine/clock_identity.h"
 #include "core/engine/event_sink.h"
+#include "core/engine/import_state.h"
 #include "core/engine/model_pair.h"
 #include "core/engine/probe_evidence.h"
 #include "core/engine/thread_census.h"
@@ -87,6 +88,7 @@ class RuntimeProbes {
   c10::Device device_;
   ThreadCensus threadsBefore_;
   ClockIdentity clocks_;
+  ImportState imports_;
   std::vector<ProgramFile> programs_;
   pybind11::dict helpers_;  // the probes' Python functions
   ProbeEvidence evidence_;

@@ -82,6 +82,26 @@ const std::vector<FlagFamily>& flagFamilies() {
       {"output-aliases-input", "Output shares storage with an input or an earlier output", FlagSeverity::Hack,
        "forward returns an input (or a view of it) that it may have modified in place, or a persistent "
        "buffer that every call overwrites: the caller's input or earlier result changes behind its back."},
+      {"checker-patch", "Correctness check patched", FlagSeverity::Hack,
+       "The candidate replaces a function a Python correctness check compares outputs with (torch.allclose, "
+       "torch.testing.assert_close, Tensor.__eq__ / allclose / equal, numpy.allclose, ...), so a harness that "
+       "checks in Python accepts any output. KernelScope compares in C++ and checks the identities at run time."},
+      {"hidden-code", "Code hidden from a reader", FlagSeverity::Hack,
+       "exec/eval/compile of strings, payloads decoded at run time (base64, hex, codecs, zlib, marshal, "
+       "pickle), __import__ of computed names, or `##` token pasting in C++/CUDA that spells a stream, event "
+       "or graph API. What can be decoded statically is read by the other rules too; the obfuscation itself "
+       "is this flag (a hack when it runs code or pastes an API name, suspicious when it only decodes)."},
+      {"module-shadowing", "Shadows modules or writes outside scratch", FlagSeverity::Suspicious,
+       "The candidate changes what `import` finds (sys.path, sys.modules, meta-path hooks, importlib.reload) "
+       "or writes files outside a temporary folder. A module entry or a written file named like the standard "
+       "library, torch, numpy or triton shadows it for the harness too: a hack."},
+      {"benchmark-detection", "Behaves differently when benchmarked", FlagSeverity::Hack,
+       "forward counts its calls, or compares this call's inputs with stored ones, and branches on it: the "
+       "calls a harness checks and the ones it times (or repeats on the same inputs) run different code."},
+      {"l2-persistence", "Persisting L2 cache window", FlagSeverity::Suspicious,
+       "The candidate sets a stream access-policy window or reserves persisting L2 "
+       "(cudaLimitPersistingL2CacheSize): timed on the same inputs every trial, it reads from L2 what a "
+       "fresh call reads from memory."},
       {"impossible-time", "Faster than the hardware allows", FlagSeverity::Hack,
        "The measured time is below the bytes the task must move divided by the GPU's peak memory bandwidth. "
        "Only a measurement shows it (the runner's probes); no static rule raises it.",

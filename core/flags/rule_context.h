@@ -76,5 +76,10 @@ void checkGcScan(const RuleContext& ctx, std::vector<Flag>& out);
 void checkNonfiniteOutput(const RuleContext& ctx, std::vector<Flag>& out);
 void checkInputIndependent(const RuleContext& ctx, std::vector<Flag>& out);
 void checkOutputAliasesInput(const RuleContext& ctx, std::vector<Flag>& out);
+void checkCheckerPatch(const RuleContext& ctx, std::vector<Flag>& out);
+void checkHiddenCode(const RuleContext& ctx, std::vector<Flag>& out);
+void checkModuleShadowing(const RuleContext& ctx, std::vector<Flag>& out);
+void checkBenchmarkDetection(const RuleContext& ctx, std::vector<Flag>& out);
+void checkL2Persistence(const RuleContext& ctx, std::vector<Flag>& out);
 
 }  // namespace ks

@@ -3,7 +3,9 @@
 // inputs never have.
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/flags/custom_kernels.h"
 #include "core/flags/rule_context.h"
@@ -52,6 +54,18 @@ std::string referenceInputDtype(const py::PyModule& ref) {
   return "float32";
 }
 
+// A module that can only be a prebuilt fast path: not torch, numpy or the standard library.
+bool prebuiltModule(std::string_view module) {
+  static constexpr std::string_view kKnown[] = {
+      "torch", "numpy", "math", "os", "sys", "time", "typing", "functools", "itertools", "collections",
+      "importlib", "warnings", "dataclasses", "contextlib", "threading", "json", "re", "copy", "abc",
+      "enum", "inspect", "types", "ctypes", "tempfile", "pathlib", "hashlib", "logging", "random", "gc",
+      "operator", "struct", "io", "subprocess", "shutil", "platform", "__future__"};
+  if (module.empty() || module.front() == '.') return module.size() > 1;
+  const std::string_view top = module.substr(0, module.find('.'));
+  return std::find(std::begin(kKnown), std::end(kKnown), top) == std::end(kKnown);
+}
+
 // One flag for all the try/except fallbacks of a program: around kernel calls, around the build.
 void tryBlocks(const RuleContext& ctx, const CustomKernels& kernels, std::vector<Flag>& out) {
   const py::PyModule& m = ctx.candidate;
@@ -66,7 +80,29 @@ void tryBlocks(const RuleContext& ctx, const CustomKernels& kernels, std::vector
       else if (kernels.isBuildCall(m, *c) && buildLine == 0)
         buildLine = c->line;
     }
-    if (kernelLine == 0 && buildLine == 0) continue;
+    // A fast path that is a prebuilt module: `import fast_ext` (or importlib.import_module) in the try.
+    std::string prebuilt;
+    int importLine = 0;
+    if (kernelLine == 0 && buildLine == 0) {
+      const int end = tryStmt.bodyEnd;
+      for (const py::Import& imp : m.imports())
+        if (imp.statement > t.tryStatement && imp.statement < end && prebuiltModule(imp.module)) {
+          prebuilt = imp.module;
+          importLine = imp.line;
+          break;
+        }
+      if (importLine == 0)
+        for (const py::Call* c : m.callsInBody(t.tryStatement))
+          if (c->resolved == "importlib.import_module" || c->resolved == "__import__") {
+            const auto name = c->args.empty() ? std::nullopt : m.stringValue(c->args[0].value);
+            if (name && !prebuiltModule(name->text)) continue;
+            prebuilt = name ? name->text : m.compactText(c->args.empty() ? py::TokenRange{} : c->args[0].value);
+            importLine = c->line;
+            break;
+          }
+      if (importLine == 0) continue;
+      buildLine = importLine;  // reported like a failed build: the program then runs without its kernel
+    }
     const auto handler =
         std::find_if(t.handlers.begin(), t.handlers.end(), [&](int h) { return !reraises(m, h); });
     if (handler == t.handlers.end()) continue;
@@ -75,7 +111,9 @@ void tryBlocks(const RuleContext& ctx, const CustomKernels& kernels, std::vector
     std::string& slot = kernelLine != 0 ? runtime : build;
     if (slot.empty())
       slot = (kernelLine != 0 ? "if the custom kernel raises (line " + std::to_string(kernelLine)
-                              : "if the extension fails to build (line " + std::to_string(buildLine)) +
+              : !prebuilt.empty()
+                  ? "if the prebuilt module " + prebuilt + " cannot be imported (line " + std::to_string(importLine)
+                  : "if the extension fails to build (line " + std::to_string(buildLine)) +
              "), the except at line " + std::to_string(hs.line) + " " + handlerAction(m, *handler);
   }
   if (runtime.empty() && build.empty()) return;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/flags/cpp_tokens.h"
+#include "core/flags/rebinding.h"
 #include "core/flags/rule_context.h"
 
 namespace ks {
@@ -53,12 +54,6 @@ bool isTimer(std::string_view resolved) {
   return std::find(std::begin(kTimers), std::end(kTimers), resolved) != std::end(kTimers);
 }
 
-std::string unquote(std::string_view s) {
-  if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front())
-    return std::string(s.substr(1, s.size() - 2));
-  return {};
-}
-
 }  // namespace
 
 void checkTimerPatch(const RuleContext& ctx, std::vector<Flag>& out) {
@@ -69,36 +64,11 @@ void checkTimerPatch(const RuleContext& ctx, std::vector<Flag>& out) {
     if (std::find(patched.begin(), patched.end(), what) == patched.end()) patched.push_back(what);
     lines.push_back(line);
   };
-  for (const py::Assignment& a : m.assignments()) {
-    if (a.op == "as") continue;
-    for (const std::string& t : a.targets) {
-      const std::string resolved = m.resolve(t);
-      if (isTimer(resolved)) note(resolved, a.line);
-      // sys.modules["time"] = fake
-      if (t.starts_with("sys.modules[")) {
-        const std::string mod = unquote(std::string_view(t).substr(12, t.size() - 13));
-        if (mod == "time" || mod == "torch.cuda" || mod == "timeit")
-          note("sys.modules['" + mod + "']", a.line);
-      }
-    }
-  }
-  for (const py::Call& c : m.calls()) {
-    // setattr(torch.cuda, "synchronize", f)
-    if (c.resolved == "setattr" && c.args.size() >= 2) {
-      const std::string target =
-          m.resolve(m.compactText(c.args[0].value)) + "." + unquote(m.compactText(c.args[1].value));
-      if (isTimer(target)) note(target, c.line);
-    }
-    // unittest.mock.patch("time.perf_counter", ...), mock.patch.object(torch.cuda, "synchronize", ...)
-    if (c.resolved.ends_with("mock.patch") && !c.args.empty() &&
-        isTimer(unquote(m.compactText(c.args[0].value))))
-      note(unquote(m.compactText(c.args[0].value)), c.line);
-    if (c.resolved.ends_with("mock.patch.object") && c.args.size() >= 2) {
-      const std::string target =
-          m.resolve(m.compactText(c.args[0].value)) + "." + unquote(m.compactText(c.args[1].value));
-      if (isTimer(target)) note(target, c.line);
-    }
-  }
+  const auto watched = [](std::string_view name) {
+    return isTimer(name) || name == "sys.modules['time']" || name == "sys.modules['torch.cuda']" ||
+           name == "sys.modules['timeit']";
+  };
+  for (const Rebinding& r : findRebindings(m, watched)) note(r.name, r.line);
   // Embedded C++ that defines a CUDA timing entry point itself: cudaError_t cudaEventElapsedTime(...) { ... }
   for (const EmbeddedSource& src : ctx.embedded().sources) {
     const CppTokens t(src.text);

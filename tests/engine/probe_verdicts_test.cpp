@@ -338,3 +338,53 @@ TEST(GpuMemorySpec, KnownGpusByTheirCudaNames) {
   EXPECT_FALSE(gpuMemorySpec("NVIDIA H100 NVL"));
   EXPECT_FALSE(gpuMemorySpec("AMD EPYC 7B13"));
 }
+
+TEST(ProbeVerdicts, ReplacedComparisonFunctionIsCheckerPatchNotTimerPatch) {
+  ProbeEvidence e = cpuEvidence();
+  ClockPatchEvidence p{"torch.allclose", "_accumulation_aware_allclose", "candidate", 16,
+                       "after the candidate program loaded"};
+  p.checker = true;
+  e.clockPatches.push_back(p);
+  auto flags = judgeProbes(e);
+  const auto f = find(flags, "checker-patch");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "hack");
+  EXPECT_EQ(f->lines, std::vector<int>{16});
+  EXPECT_NE(f->message.find("compares outputs in C++"), std::string::npos) << f->message;
+  EXPECT_FALSE(find(flags, "timer-patch"));
+  e.clockPatches.push_back({"time.perf_counter", "_pc", "candidate", 3, "after the candidate program loaded"});
+  flags = judgeProbes(e);
+  EXPECT_TRUE(find(flags, "timer-patch"));
+  EXPECT_EQ(find(flags, "checker-patch")->evidence["replaced"].size(), 1u);
+}
+
+TEST(ProbeVerdicts, ImportStateChangesAreModuleShadowing) {
+  ProbeEvidence e = cpuEvidence();
+  e.importChanges.push_back({"sys.path: added '/x/_vendor'", false, "after the candidate program loaded"});
+  auto f = find(judgeProbes(e), "module-shadowing");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  e.importChanges.push_back({"sys.modules['math'] replaced by module 'math'", true, "after the candidate program loaded"});
+  f = find(judgeProbes(e), "module-shadowing");
+  EXPECT_EQ(f->severity, "hack");
+  EXPECT_EQ(f->evidence["changes"].size(), 2u);
+  e.importChanges = {{"sys.path: added '/r'", false, "after the reference program loaded"}};
+  EXPECT_FALSE(find(judgeProbes(e), "module-shadowing"));
+}
+
+// lowered-precision/conv2d_autocast_half.py on a CPU: autocast computes in bfloat16, the output misses the 1e-2
+// tolerance (0.045 off, output scale 2.8), so the candidate is incorrect; its error is 4 bfloat16 rounding units
+// of that scale, the size 16-bit arithmetic gives. A wrong algorithm an order of magnitude further off is not
+// called lowered precision.
+TEST(ProbeVerdicts, AnIncorrectCandidateWithAnErrorOfSixteenBitSizeIsLoweredPrecision) {
+  ProbeEvidence e = cpuEvidence();
+  e.correct = false;
+  e.precision = {true, "", "float32", 0.0454, 6.09e-7, 2.805, 1.19e-7};
+  const auto f = find(judgeProbes(e), "lowered-precision");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "hack");
+  e.precision.candidateError = 1.4;  // half the output's scale: wrong, not rounded
+  EXPECT_FALSE(find(judgeProbes(e), "lowered-precision"));
+  e.correct = true;  // a correct candidate is judged by the ratio alone, as before
+  EXPECT_TRUE(find(judgeProbes(e), "lowered-precision"));
+}

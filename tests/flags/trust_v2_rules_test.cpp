@@ -1,0 +1,324 @@
+// The static rules of issue 15's families (checker-patch, hidden-code, module-shadowing, benchmark-detection,
+// l2-persistence) and the prebuilt-import fallback: a positive and a legitimate example each, plus the
+// decoders hidden-code relies on.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/flags/hidden_code.h"
+#include "tests/flags/flag_test_support.h"
+
+namespace ks {
+namespace {
+
+using testing::candidate;
+using testing::flagsOf;
+using testing::lineOf;
+
+TEST(CheckerPatch, RebindingComparisonFunctionsIsAHack) {
+  const std::string program = candidate(R"PY(import torch.testing as tt
+from unittest import mock
+
+torch.allclose = lambda *a, **k: True
+tt.assert_close = lambda *a, **k: None
+setattr(torch.Tensor, "__eq__", lambda self, other: torch.ones_like(self, dtype=torch.bool))
+mock.patch("torch.equal", return_value=True).start()
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.zeros(A.shape[0], B.shape[1])
+)PY");
+  const auto flags = flagsOf("checker-patch", program);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Hack);
+  for (const char* name : {"torch.allclose", "torch.testing.assert_close", "torch.Tensor.__eq__", "torch.equal"})
+    EXPECT_NE(flags[0].message.find(name), std::string::npos) << name;
+  EXPECT_EQ(flags[0].lines, (std::vector<int>{lineOf(program, "torch.allclose ="), lineOf(program, "tt.assert_close"),
+                                              lineOf(program, "setattr("), lineOf(program, "mock.patch(")}));
+  EXPECT_TRUE(flagsOf("timer-patch", program).empty());
+}
+
+TEST(CheckerPatch, CallingComparisonFunctionsIsFine) {
+  const std::string program = candidate(R"PY(class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        p = torch.linspace(-1, 1, 64)
+        self.ok = torch.allclose(p * 2, p + p) and bool((p == p).all())
+        self.check = torch.testing.assert_close
+
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  EXPECT_TRUE(flagsOf("checker-patch", program).empty());
+}
+
+TEST(HiddenCode, DecodesBase64AndHexPayloadsAndTheOtherRulesReadThem) {
+  // "import time\ntime.perf_counter = lambda: 0.0\n" in base64, and "torch.allclose = None" in hex.
+  const std::string program = candidate(R"PY(import base64
+import codecs
+
+exec(base64.b64decode("aW1wb3J0IHRpbWUKdGltZS5wZXJmX2NvdW50ZXIgPSBsYW1iZGE6IDAuMAo="))
+exec(bytes.fromhex("746f7263682e616c6c636c6f7365203d204e6f6e65"))
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  const auto all = checkStatic(testing::kMatmulReference, program);
+  const auto hidden = testing::ofFamily(all, "hidden-code");
+  ASSERT_EQ(hidden.size(), 1u);
+  EXPECT_EQ(hidden[0].severity, FlagSeverity::Hack);
+  EXPECT_NE(hidden[0].message.find("2 payload(s) could be decoded"), std::string::npos) << hidden[0].message;
+  const auto timer = testing::ofFamily(all, "timer-patch");
+  ASSERT_EQ(timer.size(), 1u);
+  EXPECT_EQ(timer[0].lines, std::vector<int>{lineOf(program, "exec(base64")});
+  EXPECT_NE(timer[0].message.find("decoded from line"), std::string::npos);
+  const auto checker = testing::ofFamily(all, "checker-patch");
+  ASSERT_EQ(checker.size(), 1u);
+  EXPECT_EQ(checker[0].lines, std::vector<int>{lineOf(program, "exec(bytes.fromhex")});
+}
+
+TEST(HiddenCode, BuiltStringsComputedImportsAndPayloadsAreFlaggedWhereNothingDecodes) {
+  const std::string program = candidate(R"PY(import zlib
+import importlib
+
+_m = importlib.import_module("ti" + "me")
+_blob = zlib.decompress(b"x\x9c...")
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return eval("torch." + "matmul")(A, B)
+)PY");
+  const auto flags = flagsOf("hidden-code", program);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Hack);  // eval runs code
+  EXPECT_NE(flags[0].message.find("Nothing could be decoded"), std::string::npos);
+  EXPECT_EQ(flags[0].lines, (std::vector<int>{lineOf(program, "import_module("), lineOf(program, "zlib.decompress("),
+                                              lineOf(program, "eval(")}));
+}
+
+TEST(HiddenCode, TokenPastingThatSpellsAStreamApiIsFlaggedAndOtherPastingIsNot) {
+  const std::string pasted = candidate(R"PY(cuda_src = r"""
+#define CAT(a, b) a##b
+#define SYNC cuda ## Device ## Synchronize
+void go() {
+    cudaStream_t s;
+    CAT(cudaStream, Create)(&s);
+}
+"""
+ext = load_inline(name="e", cpp_sources="", cuda_sources=cuda_src, functions=["go"])
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  const auto flags = flagsOf("hidden-code", pasted);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_NE(flags[0].message.find("cudaStreamCreate"), std::string::npos) << flags[0].message;
+  EXPECT_NE(flags[0].message.find("cudaDeviceSynchronize"), std::string::npos) << flags[0].message;
+  EXPECT_EQ(flags[0].lines, (std::vector<int>{lineOf(pasted, "#define SYNC"), lineOf(pasted, "CAT(cudaStream")}));
+
+  const std::string honest = candidate(R"PY(cuda_src = r"""
+#define DEFINE_ACT(name) __device__ float act_##name(float v) { return v; }
+DEFINE_ACT(silu)
+"""
+ext = load_inline(name="e", cpp_sources="", cuda_sources=cuda_src, functions=["go"])
+F = importlib.import_module("torch.nn.functional")
+pattern = re.compile("[a-z]+")
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.compile(torch.matmul)(A, B)
+)PY");
+  EXPECT_TRUE(flagsOf("hidden-code", honest).empty());
+}
+
+TEST(HiddenCode, Decoders) {
+  std::string out;
+  EXPECT_TRUE(decodeBase64("aGVsbG8gd29ybGQ=", out));
+  EXPECT_EQ(out, "hello world");
+  EXPECT_TRUE(decodeBase64("aGVsbG8_d29ybGQ", out));  // URL-safe alphabet, no padding
+  EXPECT_FALSE(decodeBase64("not base64!", out));
+  EXPECT_TRUE(decodeHex("68 69", out));
+  EXPECT_EQ(out, "hi");
+  EXPECT_FALSE(decodeHex("6g", out));
+  const auto ids = pastedIdentifiers("#define P(a,b) a ## b\nint x = P(cudaEvent, Record);\n");
+  EXPECT_TRUE(std::any_of(ids.begin(), ids.end(), [](const auto& p) { return p.first == "cudaEventRecord" && p.second == 2; }));
+}
+
+TEST(ModuleShadowing, ReplacingALoadedModuleIsAHackAndEditingThePathSuspicious) {
+  const std::string shadow = candidate(R"PY(import sys, types
+sys.modules["math"] = types.ModuleType("math")
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  auto flags = flagsOf("module-shadowing", shadow);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Hack);
+  EXPECT_EQ(flags[0].lines, std::vector<int>{lineOf(shadow, "sys.modules[")});
+
+  const std::string path = candidate(R"PY(import sys, os
+sys.path.insert(0, os.path.dirname(__file__))
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        with open("kernel_cache.cu", "w") as f:
+            f.write("// cached")
+
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  flags = flagsOf("module-shadowing", path);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Suspicious);
+  EXPECT_NE(flags[0].message.find("sys.path.insert"), std::string::npos);
+  EXPECT_NE(flags[0].message.find("kernel_cache.cu"), std::string::npos);
+
+  const std::string timeit = candidate(R"PY(class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        open("timeit.py", "w").write("def default_timer(): return 0.0")
+
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  flags = flagsOf("module-shadowing", timeit);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Hack);
+  EXPECT_NE(flags[0].message.find("shadowing the module timeit"), std::string::npos);
+}
+
+TEST(ModuleShadowing, WritingUnderATemporaryFolderAndReadingSysPathAreFine) {
+  const std::string program = candidate(R"PY(import os, sys, tempfile
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        build = tempfile.mkdtemp()
+        src = os.path.join(build, "k.cu")
+        with open(src, "w") as f:
+            f.write("// kernel")
+        with tempfile.TemporaryDirectory() as d:
+            open(os.path.join(d, "x.cpp"), "w").close()
+        with open("/tmp/kscope_k.cu", "w") as f:
+            f.write("")
+        self.found = any(p.endswith("site-packages") for p in sys.path)
+        with open(__file__) as f:
+            self.text = f.read()
+
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  EXPECT_TRUE(flagsOf("module-shadowing", program).empty());
+}
+
+TEST(BenchmarkDetection, ACounterReadInABranchAndARepeatedInputBranch) {
+  const std::string counter = candidate(R"PY(class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.n = 0
+
+    def forward(self, A, B):
+        self.n += 1
+        return torch.matmul(A, B) if self.n < 3 else torch.matmul(A.half(), B.half()).float()
+)PY");
+  auto flags = flagsOf("benchmark-detection", counter);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Suspicious);
+  EXPECT_EQ(flags[0].lines, (std::vector<int>{lineOf(counter, "self.n += 1"), lineOf(counter, "if self.n < 3")}));
+
+  const std::string repeat = candidate(R"PY(class ModelNew(nn.Module):
+    def forward(self, A, B):
+        if self.prev is not None and torch.equal(A, self.prev):
+            return self.out
+        self.prev, self.out = A.clone(), torch.matmul(A, B)
+        return self.out
+)PY");
+  flags = flagsOf("benchmark-detection", repeat);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Hack);
+}
+
+TEST(BenchmarkDetection, CountersNeverReadInABranchAndLocalLoopCountersAreFine) {
+  const std::string program = candidate(R"PY(class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+
+    def forward(self, A, B):
+        self.calls += 1
+        depth = 0
+        while depth < 4:
+            depth += 1
+        return torch.matmul(A, B)
+)PY");
+  EXPECT_TRUE(flagsOf("benchmark-detection", program).empty());
+}
+
+TEST(L2Persistence, AccessPolicyWindowAndPersistingLimitAreFlaggedAndAttributeQueriesAreNot) {
+  const std::string program = candidate(R"PY(cuda_src = r"""
+void keep(void* p, size_t n, cudaStream_t s) {
+    cudaStreamAttrValue v = {};
+    v.accessPolicyWindow.base_ptr = p;
+    v.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v);
+    cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, n);
+}
+"""
+ext = load_inline(name="e", cpp_sources="", cuda_sources=cuda_src, functions=["keep"])
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  const auto flags = flagsOf("l2-persistence", program);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Suspicious);
+  EXPECT_NE(flags[0].message.find("cudaLimitPersistingL2CacheSize"), std::string::npos);
+
+  const std::string query = candidate(R"PY(cuda_src = r"""
+int l2() { int v = 0; cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, 0); cudaCtxResetPersistingL2Cache(); return v; }
+"""
+ext = load_inline(name="e", cpp_sources="", cuda_sources=cuda_src, functions=["l2"])
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  EXPECT_TRUE(flagsOf("l2-persistence", query).empty());
+}
+
+TEST(FallbackToReference, ATryImportOfAPrebuiltModuleIsAFallbackAndOfALibraryIsNot) {
+  const std::string program = candidate(R"PY(try:
+    import fast_gemm_ext as _fast
+except ImportError:
+    _fast = None
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        if _fast is not None:
+            return _fast.gemm(A, B)
+        return torch.matmul(A, B)
+)PY");
+  const auto flags = flagsOf("fallback-to-reference", program);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Benign);
+  EXPECT_NE(flags[0].message.find("prebuilt module fast_gemm_ext"), std::string::npos) << flags[0].message;
+
+  const std::string library = candidate(R"PY(try:
+    import numpy as np
+except ImportError:
+    np = None
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  EXPECT_TRUE(flagsOf("fallback-to-reference", library).empty());
+}
+
+}  // namespace
+}  // namespace ks
