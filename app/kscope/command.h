@@ -16,6 +16,7 @@ void addImportCommand(CLI::App& app);
 void addRunCommand(CLI::App& app);
 void addBatchCommand(CLI::App& app);
 void addServeCommand(CLI::App& app);
+void addReportCommand(CLI::App& app);  // with Qt only (KSCOPE_GUI)
 
 using AddCommand = void (*)(CLI::App&);
 
