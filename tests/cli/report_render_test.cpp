@@ -193,8 +193,10 @@ TEST_F(ReportRender, CudaL1ReleaseWholeFile) {
   std::printf("CUDA-L1 report: HTML %.1f s (%.1f MB), PDF %.1f s (%.1f MB, %d pages)\n", htmlSeconds,
               static_cast<double>(fs::file_size(html)) / 1e6, pdfSeconds,
               static_cast<double>(fs::file_size(pdf)) / 1e6, pdfPages(pdf));
-  EXPECT_LT(htmlSeconds, 120) << "a loaded two-core machine still writes it well within this";
-  EXPECT_LT(pdfSeconds, 300);
+  // Printed for the record (docs/architecture.md has the figures); only a hang fails: on a loaded two-core
+  // machine the PDF took 60-190 s of wall time for 15-21 s of CPU.
+  EXPECT_LT(htmlSeconds, 300);
+  EXPECT_LT(pdfSeconds, 900);
 
   const std::string page = readFile(html);
   std::size_t sections = 0;

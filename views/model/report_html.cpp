@@ -189,7 +189,9 @@ std::string sectionBody(const ReportSection& s, const ReportHtmlOptions& o) {
     const std::string sev = severityName(f.flag.severity);
     h += "<div class=\"flag\"><span class=\"sev-" + sev + "\">" + esc(sev) + "</span> <b>" + esc(f.flag.family) +
          "</b> (" + esc(f.flag.origin) + "): " + esc(f.flag.message);
-    if (!f.flag.evidence.empty()) h += "<br><i>" + esc(f.flag.evidence) + "</i>";
+    // A static flag's evidence is its code excerpt, which the lines below show already.
+    if (!f.flag.evidence.empty() && (f.lines.empty() || f.flag.origin != "static"))
+      h += "<br><i>" + esc(f.flag.evidence) + "</i>";
     if (!f.lines.empty()) {
       h += codeDiv(o);
       for (const auto& [line, text] : f.lines)
