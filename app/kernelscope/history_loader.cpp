@@ -2,10 +2,9 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "core/hash/sha256.h"
-#include "core/runs/candidate_history.h"
 #include "views/model/loaded_run.h"
 #include "views/model/measured_history.h"
+#include "views/model/read_history.h"
 
 namespace ks {
 
@@ -36,25 +35,8 @@ void HistoryLoader::load(const QString& sourceFile, std::shared_ptr<const Loaded
   });
   watcher->setFuture(QtConcurrent::run(
       &m_pool, [path = m_storePath, file = sourceFile.toStdString(), run, cancel = m_cancel]() -> Result {
-        auto history = std::make_shared<MeasuredHistory>(run->rowCount());
-        std::error_code ec;
-        if (!std::filesystem::exists(path, ec)) return {history, {}};
-        auto opened = store::ResultStore::open(path);
-        if (!opened) return {history, QString::fromStdString(opened.error)};
-        for (int row = 0; row < run->rowCount() && !*cancel; ++row) {
-          const Candidate* c = run->candidate(row);
-          if (!c || !c->code) continue;
-          const std::string hash = hash::codeHash(*c->code);
-          auto runs = runs::candidateHistory(**opened.value, {file, run->task(row).key(), c->id, hash});
-          if (!runs) return {history, QString::fromStdString(runs.error)};
-          std::vector<MeasuredHistory::Entry> entries;
-          for (runs::MeasuredRun& r : *runs.value) {
-            const bool recorded = r.row.codeHash == hash;
-            entries.push_back({std::move(r), recorded});
-          }
-          history->setEntries(row, std::move(entries));
-        }
-        return {history, {}};
+        HistoryRead read = readHistory(path, file, *run, cancel.get());
+        return {std::move(read.history), QString::fromStdString(read.error)};
       }));
 }
 

@@ -37,6 +37,7 @@
 #include "views/widgets/flags_view.h"
 #include "views/widgets/load_issues_view.h"
 #include "views/widgets/measurements_view.h"
+#include "views/widgets/presentation_view.h"
 #include "views/widgets/run_settings_bar.h"
 #include "views/widgets/shape_map_view.h"
 #include "views/widgets/task_table.h"
@@ -73,6 +74,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_code(new CodeCompareView(this)),
       m_analysis(new AnalysisView(this)),
       m_charts(new ChartsView(this)),
+      m_presentation(new PresentationView(this)),
       m_flags(new FlagsView(this)),
       m_issues(new LoadIssuesView(this)),
       m_measurements(new MeasurementsView(this)),
@@ -122,6 +124,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_measurements->observe(m_open);
   m_shapes->observe(m_open);
   m_roofline->observe(m_open);
+  m_presentation->observe(m_open);
 
   createMenus();
   connectViews();

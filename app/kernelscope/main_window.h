@@ -21,6 +21,7 @@ namespace ks {
 
 class AnalysisView;
 class ChartsView;
+class PresentationView;
 class CodeCompareView;
 class CompileCommand;
 class EditAutosave;
@@ -74,6 +75,7 @@ class MainWindow : public QMainWindow {
   CodeCompareView* codeView() const { return m_code; }
   AnalysisView* analysisView() const { return m_analysis; }
   ChartsView* chartsView() const { return m_charts; }
+  PresentationView* presentationView() const { return m_presentation; }
   ShapeMapView* shapeMapView() const { return m_shapes; }
   RooflineView* rooflineView() const { return m_roofline; }
   FlagsView* flagsView() const { return m_flags; }
@@ -158,6 +160,7 @@ class MainWindow : public QMainWindow {
   CodeCompareView* m_code;
   AnalysisView* m_analysis;
   ChartsView* m_charts;
+  PresentationView* m_presentation;  // its own full-screen window (View > Presentation)
   FlagsView* m_flags;
   LoadIssuesView* m_issues;
   MeasurementsView* m_measurements;

@@ -22,6 +22,7 @@
 #include "app/kernelscope/main_window.h"
 #include "app/kernelscope/recent_files.h"
 #include "app/kernelscope/repair_command.h"
+#include "app/kernelscope/report_export.h"
 #include "app/kernelscope/run_controller.h"
 #include "app/kernelscope/run_loader.h"
 #include "app/kernelscope/status_bar.h"
@@ -37,6 +38,7 @@
 #include "views/widgets/flags_view.h"
 #include "views/widgets/load_issues_view.h"
 #include "views/widgets/measurements_view.h"
+#include "views/widgets/presentation_view.h"
 #include "views/widgets/run_result_view.h"
 #include "views/widgets/run_settings_bar.h"
 #include "views/widgets/shape_map_canvas.h"
@@ -68,6 +70,20 @@ void MainWindow::createMenus() {
                                           this, &MainWindow::reload);
   reloadAction->setObjectName(QStringLiteral("reloadAction"));
   reloadAction->setShortcut(QKeySequence::Refresh);
+  file->addSeparator();
+  // Issue 19: the open run as `kscope report` writes it (HTML or PDF by the file's suffix).
+  QAction* exportAction = file->addAction(tr("&Export Report…"), this, [this] {
+    if (const QString message = chooseAndExportReport(this, *m_open, false); !message.isEmpty())
+      m_status->showMessage(message, 15000);
+  });
+  exportAction->setObjectName(QStringLiteral("exportReportAction"));
+  exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+  exportAction->setStatusTip(tr("Write the run's summary, charts and every candidate as HTML or PDF"));
+  QAction* exportOne = file->addAction(tr("Export &Current Candidate…"), this, [this] {
+    if (const QString message = chooseAndExportReport(this, *m_open, true); !message.isEmpty())
+      m_status->showMessage(message, 15000);
+  });
+  exportOne->setObjectName(QStringLiteral("exportCandidateAction"));
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -167,6 +183,36 @@ void MainWindow::createMenus() {
       view->addAction(tr("R&eset Shape Map Choices"), m_shapes, &ShapeMapView::resetChoices);
   resetShapes->setObjectName(QStringLiteral("resetShapesAction"));
   resetShapes->setStatusTip(tr("Recorded speedups over the run's first baseline and mode, every K"));
+  // Issue 19: presentation mode over the run's chosen candidates (its sidecar deck).
+  view->addSeparator();
+  QAction* present = view->addAction(tr("&Presentation"), this, [this] {
+    if (!m_presentation->start())
+      m_status->showMessage(tr("Presentation: open a run and select a candidate, or add candidates to the slides"),
+                            8000);
+  });
+  present->setObjectName(QStringLiteral("presentationAction"));
+  present->setShortcut(QKeySequence(Qt::Key_F11));
+  present->setStatusTip(tr("Full screen, one slide per chosen candidate; arrow keys step, Esc leaves"));
+  QAction* addSlide = view->addAction(tr("&Add Candidate to Slides"), this, [this] {
+    QString error;
+    if (m_presentation->addRow(m_open->currentRow(), &error))
+      m_status->showMessage(tr("%1 slides, saved in %2")
+                                .arg(m_presentation->deck().slides().size())
+                                .arg(SlideDeck::sidecarPath(m_open->path())),
+                            8000);
+    else
+      m_status->showMessage(error.isEmpty() ? tr("Select a candidate to add it to the slides") : error, 8000);
+  });
+  addSlide->setObjectName(QStringLiteral("addSlideAction"));
+  addSlide->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F11));
+  QAction* removeSlide = view->addAction(tr("Remo&ve Candidate from Slides"), this, [this] {
+    QString error;
+    if (m_presentation->removeRow(m_open->currentRow(), &error))
+      m_status->showMessage(tr("%1 slides left").arg(m_presentation->deck().slides().size()), 8000);
+    else if (!error.isEmpty())
+      m_status->showMessage(error, 8000);
+  });
+  removeSlide->setObjectName(QStringLiteral("removeSlideAction"));
   QMenu* panels = view->addMenu(tr("&Panels"));
   for (QDockWidget* dock : {m_tasksDock, m_analysisDock, m_measurementsDock, m_flagsDock, m_issuesDock})
     panels->addAction(dock->toggleViewAction());

@@ -18,6 +18,7 @@ void addBatchCommand(CLI::App& app);
 void addServeCommand(CLI::App& app);
 void addMergeCommand(CLI::App& app);
 void addSlurmCommand(CLI::App& app);
+void addReportCommand(CLI::App& app);  // with Qt only (KSCOPE_GUI)
 
 using AddCommand = void (*)(CLI::App&);
 

@@ -1,5 +1,6 @@
 #include "views/charts/charts_view.h"
 
+#include "views/charts/chart_export.h"
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -59,6 +60,10 @@ ChartsView::ChartsView(QWidget* parent)
   m_versus->setObjectName(QStringLiteral("versusView"));
   for (QChartView* view : {m_histogram, m_cdf, m_levels, m_versus})
     view->setRenderHint(QPainter::Antialiasing);
+  addChartExport(m_histogram, QStringLiteral("histogram"));
+  addChartExport(m_cdf, QStringLiteral("cdf"));
+  addChartExport(m_levels, QStringLiteral("by-level"));
+  addChartExport(m_versus, QStringLiteral("recorded-vs-measured"));
   m_tabs->addTab(m_histogram, tr("Histogram"));
   m_tabs->addTab(m_cdf, tr("CDF"));
   m_tabs->addTab(m_levels, tr("By level"));

@@ -1,5 +1,7 @@
 #include "views/charts/roofline_view.h"
 
+#include "views/charts/chart_export.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
@@ -42,6 +44,7 @@ RooflineView::RooflineView(QWidget* parent)
   setObjectName(QStringLiteral("rooflineView"));
   m_view->setObjectName(QStringLiteral("rooflineChart"));
   m_view->setRenderHint(QPainter::Antialiasing);
+  addChartExport(m_view, QStringLiteral("roofline"));
   m_note->setObjectName(QStringLiteral("rooflineNote"));
   m_note->setWordWrap(true);
   m_note->setTextFormat(Qt::RichText);

@@ -1,5 +1,7 @@
 #include "views/widgets/shape_map_view.h"
 
+#include "views/charts/chart_export.h"
+
 #include <QComboBox>
 #include <QDataStream>
 #include <QHBoxLayout>
@@ -82,6 +84,7 @@ ShapeMapView::ShapeMapView(QWidget* parent)
   layout->addLayout(bar);
   layout->addWidget(m_note);
   layout->addWidget(m_canvas, 1);
+  addChartExport(m_canvas, QStringLiteral("shape-map"));
   auto* legendRow = new QHBoxLayout;
   legendRow->setContentsMargins(6, 0, 6, 0);
   legendRow->addWidget(m_legend);

@@ -1,0 +1,44 @@
+#include "views/model/read_history.h"
+
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "core/hash/sha256.h"
+#include "core/runs/candidate_history.h"
+#include "core/store/result_store.h"
+#include "views/model/loaded_run.h"
+#include "views/model/measured_history.h"
+
+namespace ks {
+
+HistoryRead readHistory(const std::filesystem::path& storePath, const std::string& sourceFile,
+                        const LoadedRun& run, const std::atomic<bool>* cancel) {
+  HistoryRead read{std::make_shared<MeasuredHistory>(run.rowCount()), {}};
+  std::error_code ec;
+  if (!std::filesystem::exists(storePath, ec)) return read;
+  auto opened = store::ResultStore::open(storePath);
+  if (!opened) {
+    read.error = opened.error;
+    return read;
+  }
+  for (int row = 0; row < run.rowCount() && !(cancel && *cancel); ++row) {
+    const Candidate* c = run.candidate(row);
+    if (!c || !c->code) continue;
+    const std::string hash = hash::codeHash(*c->code);
+    auto runs = runs::candidateHistory(**opened.value, {sourceFile, run.task(row).key(), c->id, hash});
+    if (!runs) {
+      read.error = runs.error;
+      return read;
+    }
+    std::vector<MeasuredHistory::Entry> entries;
+    for (runs::MeasuredRun& r : *runs.value) {
+      const bool recorded = r.row.codeHash == hash;
+      entries.push_back({std::move(r), recorded});
+    }
+    read.history->setEntries(row, std::move(entries));
+  }
+  return read;
+}
+
+}  // namespace ks
