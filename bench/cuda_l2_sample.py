@@ -122,7 +122,31 @@ def fmt(x, digits=2):
     return "—" if x is None else f"{x:.{digits}f}"
 
 
-BUILT = re.compile(r"^\[build \d+/\d+\] (\S+) \S+: built, .*, (\d+) s$")
+# "built, regs ..., 180 s" or, without a ptxas summary, "built, 180 s"
+BUILT = re.compile(r"^\[build \d+/\d+\] (\S+) \S+: built\b.*, (\d+) s$")
+
+
+BUILD_LINE = re.compile(r"^\[build \d+/\d+\] (\S+) \S+: (built|cached)\b")
+
+
+def compiled(logs):
+    """Tasks the --build-only stage built or found cached (any line of any log): the ones that time at once."""
+    done = set()
+    for path in logs:
+        if os.path.exists(path):
+            for line in open(path):
+                m = BUILD_LINE.match(line.strip())
+                if m:
+                    done.add(m.group(1))
+    return done
+
+
+def cmd_order(a):
+    """The sample's shapes the compile stage built, one per line; --rest: the others (built while timing)."""
+    done = compiled(a.compile_log)
+    for key in open(a.shapes).read().split():
+        if (key in done) != a.rest:
+            print(key)
 
 
 def cold_builds(logs):
@@ -293,6 +317,11 @@ def main(argv=None):
     s.add_argument("--count", type=int, default=DEFAULT_COUNT)
     s.add_argument("--seed", type=int, default=DEFAULT_SEED)
     s.set_defaults(run=cmd_prepare)
+    s = sub.add_parser("order")
+    s.add_argument("shapes")
+    s.add_argument("--compile-log", action="append", default=[])
+    s.add_argument("--rest", action="store_true")
+    s.set_defaults(run=cmd_order)
     s = sub.add_parser("report")
     s.add_argument("release")
     s.add_argument("batch")

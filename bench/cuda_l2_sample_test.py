@@ -100,3 +100,21 @@ with tempfile.TemporaryDirectory() as out:
     assert "evaluate's own timing over torch.matmul: 1 of 1" in summary, summary
     assert "click to number 2.1 s" in report
 print("cuda_l2_sample report: ok")
+
+# The time stage's order: shapes the compile stage built or found cached first, the rest after.
+with tempfile.TemporaryDirectory() as out:
+    shapes = os.path.join(out, "shapes.txt")
+    with open(shapes, "w") as f:
+        f.write("h100/64x64x64\nh100/128x64x64\nh100/256x64x64\n")
+    log = os.path.join(out, "compile.log")
+    with open(log, "w") as f:
+        f.write("[build 1/3] h100/128x64x64 kernel: built, 180 s\n"
+                "[build 2/3] h100/64x64x64 kernel: error (timeout): timed out after 1200 s, not timed\n"
+                "[build 3/3] h100/256x64x64 kernel: cached, regs 90, 2 s\n")
+    for rest, expected in [(False, "h100/128x64x64\nh100/256x64x64\n"), (True, "h100/64x64x64\n")]:
+        text = io.StringIO()
+        with contextlib.redirect_stdout(text):
+            s.main(["order", shapes, "--compile-log", log] + (["--rest"] if rest else []))
+        assert text.getvalue() == expected, text.getvalue()
+print("cuda_l2_sample order: ok")
+assert s.BUILT.match("[build 1/3] h100/128x64x64 kernel: built, 180 s").groups() == ("h100/128x64x64", "180")
