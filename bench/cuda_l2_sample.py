@@ -122,7 +122,31 @@ def fmt(x, digits=2):
     return "—" if x is None else f"{x:.{digits}f}"
 
 
-BUILT = re.compile(r"^\[build \d+/\d+\] (\S+) \S+: built, .*, (\d+) s$")
+# "built, regs ..., 180 s" or, without a ptxas summary, "built, 180 s"
+BUILT = re.compile(r"^\[build \d+/\d+\] (\S+) \S+: built\b.*, (\d+) s$")
+
+
+BUILD_LINE = re.compile(r"^\[build \d+/\d+\] (\S+) \S+: (built|cached)\b")
+
+
+def compiled(logs):
+    """Tasks the --build-only stage built or found cached (any line of any log): the ones that time at once."""
+    done = set()
+    for path in logs:
+        if os.path.exists(path):
+            for line in open(path):
+                m = BUILD_LINE.match(line.strip())
+                if m:
+                    done.add(m.group(1))
+    return done
+
+
+def cmd_order(a):
+    """The sample's shapes the compile stage built, one per line; --rest: the others (built while timing)."""
+    done = compiled(a.compile_log)
+    for key in open(a.shapes).read().split():
+        if (key in done) != a.rest:
+            print(key)
 
 
 def cold_builds(logs):
@@ -137,6 +161,83 @@ def cold_builds(logs):
     return seconds
 
 
+METHODS = ["cuda-l2-offline", "cuda-l2-server", "kscope-l2-flushed", "kscope-l2-warm"]
+RECORDED_MODE = {"cuda-l2-offline": "offline", "cuda-l2-server": "server"}
+# The baselines the table shows, each by every method (the release has ten columns; these carry the story).
+TABLE_BASELINES = ["torch.matmul", "cuBLAS-max", "cuBLASLt-heuristic-max", "cuBLASLt-auto-tuning-max"]
+
+
+def measured_speedups(result):
+    """(baseline, method) -> the candidate's measured speedup, from result.baselines (issue 13)."""
+    out = {}
+    for t in (result.get("baselines") or {}).get("timings", []):
+        if t.get("speedup"):
+            out[(t["baseline"], t["method"])] = t["speedup"]
+    return out
+
+
+def agreement(pairs):
+    """[(measured, recorded)] -> (within 10 %, count, median |ln(measured / recorded)| or None)."""
+    pairs = [(m, r) for m, r in pairs if m and r]
+    logs = [abs(math.log(m / r)) for m, r in pairs]
+    within = sum(abs(m / r - 1) <= 0.10 for m, r in pairs)
+    return within, len(pairs), (statistics.median(logs) if logs else None)
+
+
+def report_rows(lines, tables, cold):
+    """One dict per batch line: what the table prints, and the pairs the summary counts."""
+    rows = []
+    for e in sorted(lines, key=lambda e: shape_of(e["task"].split("/")[-1].replace("x", "_")) or (0, 0, 0)):
+        shape = shape_of(e["task"].split("/")[-1].replace("x", "_"))
+        event = e.get("event", {})
+        result = event.get("result", {}) if event.get("event") == "result" else {}
+        build = (e.get("prebuild") or {}).get("build") or result.get("build") or {}
+        kernels = [k for x in build.get("extensions", []) for k in x.get("kernels", [])]
+        error = None
+        if e.get("outcome") not in ("correct", "incorrect"):
+            error = str((event.get("error") or {}).get("message", "?")).split("\n")[0][:60].replace("|", "/")
+        measured = measured_speedups(result)
+        recorded = {}
+        for method, mode in RECORDED_MODE.items():
+            for baseline in TABLE_BASELINES:
+                recorded[(baseline, method)] = tables.get(mode, {}).get(shape, {}).get(baseline)
+        rows.append({
+            "task": e["task"],
+            "correct": "yes" if e.get("outcome") == "correct" else "NO" if e.get("outcome") == "incorrect"
+            else "error: " + error,
+            "padded": "yes" if (result.get("gemm") or {}).get("padded") else "no",
+            "events_speedup": e.get("speedup"),  # evaluate's own timing (L2 flushed, interleaved, median)
+            "measured": measured,
+            "recorded": recorded,
+            "cold_build": cold.get(e["task"]),
+            # An error result carries no build: nothing to say about the cache then.
+            "cache": "—" if not build else "cache hit" if build.get("cache_hit") else "built",
+            "regs": max((k.get("registers", 0) for k in kernels), default=None),
+            "smem": max((k.get("shared_bytes", 0) for k in kernels), default=None),
+            "seconds": e.get("seconds"),
+            "phases": e.get("phase_seconds") or {},
+            "notes": (result.get("baselines") or {}).get("notes", []),
+        })
+    return rows
+
+
+def cell(row, baseline, method):
+    m = row["measured"].get((baseline, method))
+    r = row["recorded"].get((baseline, method))
+    return fmt(m) + (f" ({fmt(r)})" if r is not None else "")
+
+
+def summary(rows):
+    out = {}
+    for baseline in ("torch.matmul", "cuBLAS-max"):
+        for method in METHODS:
+            mode_method = "cuda-l2-offline" if method not in RECORDED_MODE else method
+            pairs = [(r["measured"].get((baseline, method)), r["recorded"].get((baseline, mode_method)))
+                     for r in rows if r["correct"] == "yes"]
+            out[(baseline, method)] = agreement(pairs)
+    return out
+
+
 def cmd_report(a):
     release = release_folder(a.release)
     cold = cold_builds(a.compile_log)
@@ -148,45 +249,58 @@ def cmd_report(a):
                 lines.append(json.loads(line))
             except json.JSONDecodeError:
                 pass
-    print(f"# CUDA-L2 re-timing: {len(lines)} shapes of {release}\n")
-    print("Measured: KernelScope's own timing (CUDA events, L2 flushed), speedup over torch.matmul(a, b) in the "
-          "same process on identical inputs. Recorded: the release's tables. cuBLAS baselines and CUDA-L2's "
-          "offline/server methods are not measured by this runner yet (issue 13 items 2-3), so their columns "
-          "show the recorded numbers only.\n")
-    print("| shape | correct | padded | measured vs torch.matmul | recorded offline | recorded server "
-          "| recorded offline vs cuBLAS-max | cold build s | timed run's build | regs | smem B |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    ratios, within = [], 0
-    for e in sorted(lines, key=lambda e: shape_of(e["task"].split("/")[-1].replace("x", "_")) or (0, 0, 0)):
-        shape = shape_of(e["task"].split("/")[-1].replace("x", "_"))
-        off = tables.get("offline", {}).get(shape, {})
-        srv = tables.get("server", {}).get(shape, {})
-        event = e.get("event", {})
-        result = event.get("result", {}) if event.get("event") == "result" else {}
-        build = (e.get("prebuild") or {}).get("build") or result.get("build") or {}
-        kernels = [k for x in build.get("extensions", []) for k in x.get("kernels", [])]
-        regs = max((k.get("registers", 0) for k in kernels), default=None)
-        smem = max((k.get("shared_bytes", 0) for k in kernels), default=None)
-        measured = e.get("speedup")
-        recorded = off.get("torch.matmul")
-        if measured and recorded:
-            r = math.log(measured / recorded)
-            ratios.append(abs(r))
-            within += abs(measured / recorded - 1) <= 0.10
-        correct = {"correct": "yes", "incorrect": "NO"}.get(e.get("outcome"), "error: " + str(
-            (event.get("error") or {}).get("message", "?")).split("\n")[0][:60].replace("|", "/"))
-        padded = "yes" if (result.get("gemm") or {}).get("padded") else "no"
-        print(f"| {e['task']} | {correct} | {padded} | {fmt(measured)} | {fmt(recorded)} | "
-              f"{fmt(srv.get('torch.matmul'))} | {fmt(off.get('cuBLAS-max'))} | {cold.get(e['task'], '—')} | "
-              f"{'cache hit' if build.get('cache_hit') else 'built'} | {regs if regs is not None else '—'} | "
-              f"{smem if smem is not None else '—'} |")
-    n_correct = sum(e.get("outcome") == "correct" for e in lines)
-    print(f"\n## Summary\n\n- correct: {n_correct} of {len(lines)}")
-    print(f"- measured within 10 % of the recorded offline speedup over torch.matmul: {within} of {len(ratios)} "
-          "timed shapes")
-    if ratios:
-        print(f"- median |ln(measured / recorded offline)| over torch.matmul: {statistics.median(ratios):.3f}")
-    print("- over cuBLAS-max: not measured yet (issue 13 item 2)")
+    rows = report_rows(lines, tables, cold)
+    print(f"# CUDA-L2 re-timing: {len(rows)} shapes of {release}\n")
+    print("Each cell: the candidate's measured speedup over the baseline by the method, and in parentheses the "
+          "release's recorded one of the same baseline and mode (CUDA-L2's offline and server methods; "
+          "KernelScope's own methods have none). Methods (core/stats/gemm_methods.h): cuda-l2-offline / "
+          "-server = CUDA-L2's (fresh inputs per round, shuffled order, mean TFLOP/s; server with exponential "
+          "gaps), kscope-l2-flushed / -warm = KernelScope's (CUDA events, medians, L2 flushed or not). "
+          "The -max baselines are the faster of TN and NN, as the release counts them. "
+          "'events' is evaluate's own timing over torch.matmul.\n")
+    head = ["shape", "correct", "padded", "events"]
+    for baseline in TABLE_BASELINES:
+        for method in METHODS:
+            head.append(f"{baseline} {method.replace('cuda-l2-', 'L2 ').replace('kscope-l2-', 'ks ')}")
+    head += ["cold build s", "timed run's build", "s", "regs", "smem B"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for r in rows:
+        cells = [r["task"], r["correct"], r["padded"], fmt(r["events_speedup"])]
+        cells += [cell(r, b, m) for b in TABLE_BASELINES for m in METHODS]
+        cells += [str(r["cold_build"]) if r["cold_build"] is not None else "—", r["cache"],
+                  fmt(r["seconds"], 0) if r["seconds"] is not None else "—",
+                  str(r["regs"]) if r["regs"] is not None else "—",
+                  str(r["smem"]) if r["smem"] is not None else "—"]
+        print("| " + " | ".join(cells) + " |")
+    failed = [r for r in rows if r["correct"].startswith("error")]
+    if failed:
+        print("\n## Where the time of failed shapes went (phase seconds of the batch line)\n")
+        for r in failed:
+            phases = ", ".join(f"{k} {v:.0f}" for k, v in r["phases"].items()) or "none recorded"
+            print(f"- {r['task']}: {fmt(r['seconds'], 0)} s in all; {phases}")
+    notes = sorted({n for r in rows for n in r["notes"]})
+    if notes:
+        print("\n## Runner notes\n")
+        for n in notes:
+            print(f"- {n}")
+    n_correct = sum(r["correct"] == "yes" for r in rows)
+    print(f"\n## Summary\n\n- correct: {n_correct} of {len(rows)}")
+    s = summary(rows)
+    for baseline in ("torch.matmul", "cuBLAS-max"):
+        for method in METHODS:
+            within, count, med = s[(baseline, method)]
+            against = "recorded offline" if method not in RECORDED_MODE else f"recorded {RECORDED_MODE[method]}"
+            print(f"- over {baseline}, {method}: {within} of {count} within 10 % of the {against} speedup; "
+                  f"median |ln(measured / recorded)| {fmt(med, 3)}")
+    events = agreement([(r["events_speedup"], r["recorded"].get(("torch.matmul", "cuda-l2-offline")))
+                        for r in rows if r["correct"] == "yes"])
+    print(f"- evaluate's own timing over torch.matmul: {events[0]} of {events[1]} within 10 % of the recorded "
+          f"offline speedup; median |ln| {fmt(events[2], 3)}")
+    if a.warm_log and os.path.exists(a.warm_log):
+        print("\n## Warm re-time of one shape\n")
+        for line in open(a.warm_log):
+            print("- " + line.strip())
 
 
 def main(argv=None):
@@ -203,11 +317,17 @@ def main(argv=None):
     s.add_argument("--count", type=int, default=DEFAULT_COUNT)
     s.add_argument("--seed", type=int, default=DEFAULT_SEED)
     s.set_defaults(run=cmd_prepare)
+    s = sub.add_parser("order")
+    s.add_argument("shapes")
+    s.add_argument("--compile-log", action="append", default=[])
+    s.add_argument("--rest", action="store_true")
+    s.set_defaults(run=cmd_order)
     s = sub.add_parser("report")
     s.add_argument("release")
     s.add_argument("batch")
     s.add_argument("--compile-log", action="append", default=[],
                    help="kscope batch --build-only stderr: the cold build time of each kernel (repeatable)")
+    s.add_argument("--warm-log", default="", help="the warm stage's click-to-number lines")
     s.set_defaults(run=cmd_report)
     a = p.parse_args(argv)
     a.run(a)

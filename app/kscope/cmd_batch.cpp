@@ -30,6 +30,8 @@
 #include "app/kscope/batch_shards.h"
 #include "app/kscope/candidate_repair.h"
 #include "core/nvcc/gpu_arch.h"
+#include "core/protocol/gemm_baselines.h"
+#include "core/protocol/json_codec.h"
 #include "core/runs/fallback_note.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
@@ -408,6 +410,7 @@ void TimingStage::write(std::size_t i, Json line, const Json& event, double seco
     line["gpu"] = gpu;
   }
   line["recorded_at"] = row.recordedAt;
+  line["seconds"] = seconds;  // the entry's wall time, runner start-ups and waits included
   if (built.attempted) {
     Json record = {{"seconds", built.seconds}};
     if (built.event.contains("result"))
@@ -437,6 +440,18 @@ void TimingStage::write(std::size_t i, Json line, const Json& event, double seco
   if (row.speedup) std::cerr << " " << fixed2(*row.speedup) << "x";
   if (line.contains("recorded_speedup"))
     std::cerr << " (recorded " << fixed2(line["recorded_speedup"]) << "x)";
+  // GEMM tasks: CUDA-L2's offline method over torch.matmul and cuBLAS-max, measured (recorded); the whole
+  // table per baseline and method is in the JSON line's event (result.baselines) and in `kscope run`.
+  if (event.contains("result") && event["result"].is_object() && event["result"].contains("baselines")) {
+    const auto decoded = protocol::decodeEvaluateResult(event["result"]);
+    if (decoded.value && decoded.value->baselines)
+      for (const char* baseline : {"torch.matmul", "cuBLAS-max"})
+        if (const auto* t = protocol::findTiming(*decoded.value->baselines, baseline, "cuda-l2-offline")) {
+          std::cerr << "; offline over " << baseline << " " << fixed2(t->speedup);
+          if (auto recorded = e.candidate->speedup(baseline, "offline"))
+            std::cerr << " (recorded " << fixed2(*recorded) << ")";
+        }
+  }
   std::cerr << ", " << int(seconds + 0.5) << " s\n";
 }
 

@@ -24,6 +24,7 @@
 #include "core/runs/candidate_history.h"
 #include "core/runs/evaluate_options.h"
 #include "core/runs/fallback_note.h"
+#include "core/runs/gemm_baseline_table.h"
 #include "core/runs/record_result.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
@@ -216,6 +217,12 @@ void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const 
       std::cout << "  recorded  over torch.matmul: " << (offline ? fixed(*offline, 2) + "x offline" : "")
                 << (offline && server ? ", " : "") << (server ? fixed(*server, 2) + "x server" : "")
                 << " (CUDA-L2's timing methods; the speedup above is KernelScope's)\n";
+    // Per baseline and timing method, measured (recorded): core/runs/gemm_baseline_table.h.
+    if (r.baselines) {
+      std::cout << "  baselines speedup measured (recorded) per timing method, rounds in parentheses:\n";
+      for (const std::string& line : runs::gemmBaselineLines(runs::gemmBaselineTable(*r.baselines, chosen.candidate)))
+        std::cout << "            " << line << "\n";
+    }
   }
   std::cout << "  build     " << fixed(r.build.seconds, 1) << " s" << (r.build.cacheHit ? " (cache hit)" : "")
             << "\n";

@@ -13,6 +13,7 @@
 #include "core/engine/import_state.h"
 #include "core/engine/environment_probe.h"
 #include "core/engine/gpu_share.h"
+#include "core/engine/gemm_baselines.h"
 #include "core/engine/gemm_task.h"
 #include "core/engine/measurement.h"
 #include "core/engine/native_task.h"
@@ -177,6 +178,7 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
                               }};
 
     std::vector<protocol::ExtensionBuild> nativeBuilds;
+    std::filesystem::path nativeLibrary;  // GEMM tasks: the candidate's entry, called again by the baselines
     Outcome<ModelPair> pair = [&]() -> Outcome<ModelPair> {
       if (!native) {
         reporter.enter(protocol::Phase::Load, kLoadDeadlineS);
@@ -186,6 +188,7 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
           buildNativeCandidate(task, candidate, ws.scratch(), ws.cache() / "native", options.arch, reporter);
       if (auto* e = failed(built)) return *e;
       nativeBuilds.push_back(std::get<NativeBuild>(built).record);
+      nativeLibrary = std::get<NativeBuild>(built).library;
       reporter.enter(protocol::Phase::Load, kLoadDeadlineS);
       if (task.gemm) return prepareGemmTask(task, candidate, context, std::get<NativeBuild>(built).library);
       return prepareNativeTask(task, candidate, context, std::get<NativeBuild>(built).library);
@@ -233,7 +236,18 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
     r.runtimeFlags = std::move(found.flags);
     r.probes = std::move(found.report);
     if (share) r.gpuShare = protocol::GpuShareWaits{share->sharedWaitSeconds(), share->exclusiveWaitSeconds()};
-    if (task.gemm) r.gemm = gemmRun(*task.gemm);
+    if (task.gemm) {
+      r.gemm = gemmRun(*task.gemm);
+      // The baselines and timing methods side by side (gemm_baselines.h), for a correct candidate only.
+      if (r.correctness.passed && r.timing) {
+        Outcome<NativeShimCall> entry = loadNativeShim(nativeLibrary, nvcc::EntryConvention::GemmOut);
+        if (auto* call = std::get_if<NativeShimCall>(&entry)) {
+          GemmBaselineSettings baselineSettings;
+          baselineSettings.seed = static_cast<std::uint64_t>(options.seed);
+          r.baselines = timeGemmBaselines(*call, *r.gemm, dev, baselineSettings, reporter);
+        }
+      }
+    }
     return r;
   });
 }

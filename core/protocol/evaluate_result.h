@@ -226,6 +226,35 @@ struct GemmRun {
   bool operator==(const GemmRun&) const = default;
 };
 
+// GEMM tasks (CUDA-L2): the candidate against each baseline by each timing method, on identical inputs in
+// the same process (docs/runner-protocol.md, "GEMM baselines and timing methods"). `baseline` is the CUDA-L2
+// release's CSV column name, so a measured number pairs with the recorded one of the same name and mode:
+// "torch.matmul", "cuBLAS-tn", "cuBLAS-nn", "cuBLASLt-heuristic-tn", "cuBLASLt-heuristic-nn",
+// "cuBLASLt-auto-tuning-tn", "cuBLASLt-auto-tuning-nn", and the derived "cuBLAS-max",
+// "cuBLASLt-heuristic-max", "cuBLASLt-auto-tuning-max" (the faster layout of the two, as the release counts
+// them: the smaller speedup). `method` names who made the number (core/stats/gemm_methods.h):
+// "cuda-l2-offline" | "cuda-l2-server" (CUDA-L2's own: a mean of per-call TFLOP/s) | "kscope-l2-flushed" |
+// "kscope-l2-warm" (KernelScope's: medians of CUDA-event times, L2 flushed before each call or not).
+struct BaselineTiming {
+  std::string baseline;
+  std::string method;
+  int rounds = 0;
+  double baselineMs = 0, candidateMs = 0;  // CUDA events: the method's mean (CUDA-L2) or median (KernelScope)
+  double speedup = 0;                      // by the method's own rule (baseline time / candidate time)
+  double hostBaselineMs = 0, hostCandidateMs = 0;  // host clock to after a device-wide synchronize, same rule
+  std::string fasterOf;  // the derived "-max" baselines: which layout was the faster ("cuBLAS-nn")
+  bool operator==(const BaselineTiming&) const = default;
+};
+
+struct GemmBaselines {
+  std::vector<BaselineTiming> timings;
+  std::vector<std::string> notes;  // what was not timed, and why ("cuBLAS baselines need a CUDA build")
+  std::int64_t orderSeed = 0;      // seeds each round's shuffled order, the fresh inputs and the arrival gaps
+  double serverQps = 0;            // cuda-l2-server's target rate (mean gap 1/qps)
+  int autotuneAlgorithms = 0;      // cuBLASLt heuristic algorithms the auto-tuning baselines chose among
+  bool operator==(const GemmBaselines&) const = default;
+};
+
 struct EvaluateResult {
   std::string codeHash;  // "sha256:<hex>" of candidate.code
   std::string device;
@@ -244,6 +273,8 @@ struct EvaluateResult {
   // lock, shared (checks) and alone (timing and profile, which ran with no other runner's work).
   std::optional<GpuShareWaits> gpuShare;
   std::optional<GemmRun> gemm;  // GEMM tasks only
+  // GEMM tasks: the baselines by method; absent in older runners' results and when nothing was timed
+  std::optional<GemmBaselines> baselines;
   // Per probe, what it measured or why it did not run: {"repeat-calls": {"ran": true, ...}, ...}.
   nlohmann::ordered_json probes = nlohmann::ordered_json::object();
   bool operator==(const EvaluateResult&) const = default;

@@ -286,6 +286,47 @@ RuntimeFlag runtimeFlagFrom(const Fields& f) {
   return r;
 }
 
+Json baselinesJson(const GemmBaselines& b) {
+  return {{"order_seed", b.orderSeed},
+          {"server_qps", number(b.serverQps)},
+          {"autotune_algorithms", b.autotuneAlgorithms},
+          {"notes", b.notes},
+          {"timings", arrayOf(b.timings, [](const BaselineTiming& t) -> Json {
+             Json j = {{"baseline", t.baseline},
+                       {"method", t.method},
+                       {"rounds", t.rounds},
+                       {"baseline_ms", number(t.baselineMs)},
+                       {"candidate_ms", number(t.candidateMs)},
+                       {"speedup", number(t.speedup)},
+                       {"host_baseline_ms", number(t.hostBaselineMs)},
+                       {"host_candidate_ms", number(t.hostCandidateMs)}};
+             if (!t.fasterOf.empty()) j["faster_of"] = t.fasterOf;
+             return j;
+           })}};
+}
+
+GemmBaselines baselinesFrom(const Fields& f) {
+  GemmBaselines b;
+  b.orderSeed = f.int64("order_seed", 0);
+  b.serverQps = f.numberOr("server_qps", 0);
+  b.autotuneAlgorithms = f.integer("autotune_algorithms", 0);
+  b.notes = f.strings("notes");
+  for (const Fields& t : f.objects("timings")) {
+    BaselineTiming x;
+    x.baseline = t.str("baseline");
+    x.method = t.str("method");
+    x.rounds = t.integer("rounds", 0);
+    x.baselineMs = t.number("baseline_ms");
+    x.candidateMs = t.number("candidate_ms");
+    x.speedup = t.number("speedup");
+    x.hostBaselineMs = t.numberOr("host_baseline_ms", 0);
+    x.hostCandidateMs = t.numberOr("host_candidate_ms", 0);
+    x.fasterOf = t.strOr("faster_of", "");
+    b.timings.push_back(std::move(x));
+  }
+  return b;
+}
+
 EvaluateResult evaluateFrom(const Fields& f) {
   EvaluateResult r;
   r.codeHash = f.str("code_hash");
@@ -312,6 +353,7 @@ EvaluateResult evaluateFrom(const Fields& f) {
     run.paddedK = g.has("padded_k") ? g.int64("padded_k", 0) : run.k;
     r.gemm = run;
   }
+  if (f.has("baselines")) r.baselines = baselinesFrom(f.object("baselines"));  // absent: older runners
   return r;
 }
 
@@ -365,6 +407,7 @@ Json toJson(const EvaluateResult& r) {
                  {"padded_m", r.gemm->paddedM},
                  {"padded_n", r.gemm->paddedN},
                  {"padded_k", r.gemm->paddedK}};
+  if (r.baselines) j["baselines"] = baselinesJson(*r.baselines);
   return j;
 }
 

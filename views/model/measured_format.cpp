@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/runs/fallback_note.h"
+#include "core/runs/gemm_baseline_table.h"
 #include "views/model/speedup_format.h"
 #include "views/model/speedup_trust.h"
 
@@ -118,6 +119,41 @@ QString runHeadlineHtml(const runs::MeasuredRun& run) {
     text += QObject::tr(" · <s>%1</s> vs the reference — not the kernel's speedup")
                 .arg(speedupWithSpread(run).toHtmlEscaped());
   return text;
+}
+
+QString gemmBaselinesHtml(const runs::MeasuredRun& run, const Candidate* recorded) {
+  if (!run.result || !run.result->baselines) return {};
+  const runs::GemmBaselineTable table = runs::gemmBaselineTable(*run.result->baselines, recorded ? *recorded : Candidate{});
+  const std::string verdict = trustHeadline(runTrust(run));
+  QString out = QObject::tr("<h4>Speedup by baseline and timing method</h4>");
+  if (!verdict.empty())
+    out += QStringLiteral("<p><span style='color: #cf222e'>%1</span>: not the kernel's speedups</p>")
+               .arg(QString::fromStdString(verdict).toHtmlEscaped());
+  if (!table.rows.empty()) {
+    out += QStringLiteral("<table cellspacing='0' cellpadding='3' border='1'><tr><th>%1</th>").arg(QObject::tr("baseline"));
+    for (std::size_t i = 0; i < table.methods.size(); ++i)
+      out += QStringLiteral("<th>%1<br>(%2 rounds)</th>")
+                 .arg(QString::fromStdString(table.methods[i]).toHtmlEscaped())
+                 .arg(table.rounds[i]);
+    out += QStringLiteral("</tr>");
+    for (const runs::GemmBaselineRow& row : table.rows) {
+      QString name = QString::fromStdString(row.baseline).toHtmlEscaped();
+      if (!row.fasterOf.empty()) name += QObject::tr(" = %1").arg(QString::fromStdString(row.fasterOf).toHtmlEscaped());
+      out += QStringLiteral("<tr><td>%1</td>").arg(name);
+      for (const runs::GemmBaselineCell& cell : row.cells) {
+        QString text = cell.measured ? QString::number(*cell.measured, 'f', 2) + QStringLiteral("×") : QStringLiteral("—");
+        if (!verdict.empty() && cell.measured) text = QStringLiteral("<s>%1</s>").arg(text);
+        if (cell.disagrees) text = QStringLiteral("<b>%1</b>").arg(text);
+        if (cell.recorded) text += QObject::tr(" (recorded %1×)").arg(QString::number(*cell.recorded, 'f', 2));
+        out += QStringLiteral("<td>%1</td>").arg(text);
+      }
+      out += QStringLiteral("</tr>");
+    }
+    out += QStringLiteral("</table>");
+  }
+  for (const std::string& note : table.notes)
+    out += QStringLiteral("<p>%1</p>").arg(QString::fromStdString(note).toHtmlEscaped());
+  return out;
 }
 
 QString hostText(const runs::MeasuredRun& run) {

@@ -4,6 +4,7 @@
 #include <QString>
 #include <optional>
 
+#include "core/model/candidate.h"
 #include "core/runs/measured_run.h"
 
 namespace ks {
@@ -37,6 +38,11 @@ QString repairLines(const runs::MeasuredRun& run);
 // number that is not known says so. Empty for a run that is not a repair.
 QString repairedBesideHtml(const runs::MeasuredRun& repaired, const runs::MeasuredRun* fallbackBefore,
                            std::optional<double> recorded);
+// A GEMM run's speedups per baseline and timing method (core/runs/gemm_baseline_table.h), rich text: one table,
+// a column per method, "1.52 (1.84)" measured (recorded, by the same baseline and mode from `recorded`, may
+// be null). When the trust rule speaks against the run (speedup_trust.h) its verdict comes first and every
+// number is struck through. Empty for a run without baselines.
+QString gemmBaselinesHtml(const runs::MeasuredRun& run, const Candidate* recorded);
 // "this machine" when it ran on the host we run on, else its host name; empty when unknown.
 QString hostText(const runs::MeasuredRun& run);
 

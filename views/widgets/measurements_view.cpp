@@ -169,7 +169,8 @@ void MeasurementsView::showSelected() {
     m_result->showRun(
         &e->run, e->recordedProgram, {},
         repairedBesideHtml(e->run, m_history ? m_history->fallbackBefore(m_row, e->run) : nullptr,
-                           c ? c->speedup() : std::nullopt));
+                           c ? c->speedup() : std::nullopt) +
+            gemmBaselinesHtml(e->run, c));  // GEMM tasks: per baseline and timing method (issue 13)
   } else if (current.isValid()) {
     m_result->showRun(nullptr, false,
                       tr("A claim read from the file: KernelScope has no details of how it was "

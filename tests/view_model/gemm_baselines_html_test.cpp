@@ -1,0 +1,55 @@
+// The GEMM measurements' table per baseline and timing method (measured_format.h, issue 13): measured beside
+// the recorded numbers, and struck through after the trust rule's verdict when it speaks against the run.
+#include <gtest/gtest.h>
+
+#include "core/protocol/gemm_baselines.h"
+#include "tests/view_model/synthetic_run.h"
+#include "views/model/measured_format.h"
+
+namespace ks {
+namespace {
+
+runs::MeasuredRun withBaselines(runs::MeasuredRun run) {
+  protocol::GemmBaselines b;
+  b.notes = {"cuBLASLt-auto-tuning-nn: 1 of 16 heuristic algorithms failed and were skipped"};
+  b.timings = protocol::withFasterLayouts({{"torch.matmul", "cuda-l2-offline", 40, 1, 1, 1.80, 0, 0, ""},
+                                           {"cuBLAS-tn", "cuda-l2-offline", 40, 1, 1, 1.30, 0, 0, ""},
+                                           {"cuBLAS-nn", "cuda-l2-offline", 40, 1, 1, 1.40, 0, 0, ""},
+                                           {"torch.matmul", "kscope-l2-warm", 50, 1, 1, 1.70, 0, 0, ""}});
+  run.result->baselines = b;
+  return run;
+}
+
+Candidate recorded() {
+  Candidate c;
+  Measurement m;
+  m.baseline = "torch.matmul";
+  m.mode = "offline";
+  m.speedup = 1.837;
+  c.measurements.push_back(m);
+  return c;
+}
+
+TEST(GemmBaselinesHtml, MeasuredBesideRecordedPerMethod) {
+  const Candidate c = recorded();
+  const QString html = gemmBaselinesHtml(withBaselines(test::timedRun(1.8)), &c);
+  EXPECT_TRUE(html.contains("cuda-l2-offline<br>(40 rounds)")) << html.toStdString();
+  EXPECT_TRUE(html.contains("kscope-l2-warm<br>(50 rounds)")) << html.toStdString();
+  EXPECT_TRUE(html.contains("<td>1.80× (recorded 1.84×)</td>")) << html.toStdString();
+  EXPECT_TRUE(html.contains("cuBLAS-max = cuBLAS-tn")) << html.toStdString();
+  EXPECT_TRUE(html.contains("1 of 16 heuristic algorithms failed")) << html.toStdString();
+  EXPECT_FALSE(html.contains("<s>"));
+  EXPECT_TRUE(gemmBaselinesHtml(test::timedRun(1.8), &c).isEmpty());  // no baselines: nothing
+}
+
+TEST(GemmBaselinesHtml, ACaughtHackStrikesEveryNumberAfterTheVerdict) {
+  const runs::MeasuredRun hack = withBaselines(
+      test::timedRun(9.0, "sha256:recorded", {protocol::RuntimeFlag{.family = "cached-output", .severity = "hack"}}));
+  const QString html = gemmBaselinesHtml(hack, nullptr);
+  EXPECT_TRUE(html.contains("caught hack")) << html.toStdString();
+  EXPECT_LT(html.indexOf("caught hack"), html.indexOf("<table"));
+  EXPECT_TRUE(html.contains("<td><s>1.80×</s></td>")) << html.toStdString();
+}
+
+}  // namespace
+}  // namespace ks
