@@ -56,7 +56,8 @@ void BestByRoundChart::setRounds(std::vector<RoundBest> rounds, const QString& w
   soFar->setName(tr("best so far"));
   soFar->setPen(QPen(chart::kFaster, 2));
   auto* best = new QScatterSeries;
-  best->setName(tr("round's best"));
+  best->setName(m_rounds.size() <= chart::kMaxMarkers ? tr("round's best")
+                                                      : tr("round's best, when a new best"));
   best->setMarkerSize(m_rounds.size() > 200 ? 4 : 8);
   best->setColor(chart::kFaster.lighter(130));
   best->setBorderColor(chart::kFaster);
@@ -69,7 +70,9 @@ void BestByRoundChart::setRounds(std::vector<RoundBest> rounds, const QString& w
       last = r.bestSoFar;
       hi = std::max(hi, *r.bestSoFar);
     }
-    if (r.best) {
+    // Past chart::kMaxMarkers rounds (an RL run), only the rounds that set a new best get a marker.
+    const bool record = r.best && r.bestSoFar && *r.best == *r.bestSoFar && r.bestRow == r.bestSoFarRow;
+    if (r.best && (m_rounds.size() <= chart::kMaxMarkers || record)) {
       best->append(r.round, *r.best);
       lo = std::min(lo, *r.best);
       hi = std::max(hi, *r.best);

@@ -58,8 +58,9 @@ void SearchTreeCanvas::fit() {
   const double worldH = std::max(1, m_tree->layerCount()) * kLayer;
   const double availW = std::max(20.0, width() - kMargin * 1.5);
   const double availH = std::max(20.0, height() - kMargin);
-  m_scaleX = std::min(1.0, availW / worldW);
-  m_scaleY = std::min(1.0, availH / worldH);
+  // A small search is drawn larger, so that nodes are wide enough for their ids.
+  m_scaleX = std::min(2.5, availW / worldW);
+  m_scaleY = std::min(1.5, availH / worldH);
   if (worldW * m_scaleX < availW) m_panX = -(availW - worldW * m_scaleX) / 2 / m_scaleX;  // centred
   update();
 }

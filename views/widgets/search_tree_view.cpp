@@ -166,22 +166,26 @@ void SearchTreeView::rebuild() {
     return;
   }
   m_tree = std::make_shared<const SearchTree>(SearchTree::build(*run, scopeTask()));
-  m_states = searchNodeStates(*run, m_open->history().get(), *m_tree);
+  m_canvas->setTree(m_tree, colourStates());
+  showRounds();
+}
+
+std::vector<Rgb> SearchTreeView::colourStates() {
+  m_states = searchNodeStates(*m_open->run(), m_open->history().get(), *m_tree);
   std::vector<Rgb> colours;
   colours.reserve(m_states.size());
   for (const SearchNodeState& s : m_states) colours.push_back(searchNodeColour(s));
-  m_canvas->setTree(m_tree, std::move(colours));
-  recolour();
+  return colours;
 }
 
 void SearchTreeView::recolour() {
   const std::shared_ptr<const LoadedRun>& run = m_open ? m_open->run() : nullptr;
   if (!run || !m_tree) return updateNote();
-  m_states = searchNodeStates(*run, m_open->history().get(), *m_tree);
-  std::vector<Rgb> colours;
-  colours.reserve(m_states.size());
-  for (const SearchNodeState& s : m_states) colours.push_back(searchNodeColour(s));
-  m_canvas->setColours(std::move(colours));
+  m_canvas->setColours(colourStates());
+  showRounds();
+}
+
+void SearchTreeView::showRounds() {
   if (m_tree->kind() == SearchTree::Kind::Flat)
     m_best->setRounds({}, tr("No rounds or lineage: nothing to chart by round."));
   else if (scopeTask() == SearchTree::kAllTasks)

@@ -49,6 +49,8 @@ class SearchTreeView : public QWidget {
   void fillScopes();
   void rebuild();
   void recolour();
+  std::vector<Rgb> colourStates();  // m_states of the open run's history, and their colours
+  void showRounds();                // the best-so-far chart and the note
   void showCurrent(int row);
   void updateNote();
 
