@@ -242,6 +242,12 @@ void CodeCompareView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
 }
 
 void CodeCompareView::setParentMode(bool on) {
+  // The window's Code tab is found by its parts' names (tests, the window's own lookups): this second
+  // compare's parts get their own.
+  if (on && !m_parentMode)
+    for (QObject* child : findChildren<QObject*>())
+      if (!child->objectName().isEmpty())
+        child->setObjectName(QStringLiteral("parent.") + child->objectName());
   m_parentMode = on;
   m_edit->setVisible(!on);
   m_revert->setVisible(!on);
