@@ -2,8 +2,10 @@
 """Writes each case study folder (reference.py, r*.py, r*.md, case.json, optional measured.json) as a
 KernelScope run file <case>.kscope.jsonl next to it (format: docs/run-format.md).
 
-measured.json, when present, holds numbers measured by `kscope run --json` on a real GPU
-(bench/gpu/measure-samples.sh writes it); they are stored as recorded measurements of the case study.
+measured.json, when present, holds numbers measured on a real GPU (for search-softmax,
+bench/gpu/search-case-study.sh writes it with bench/search_case_study_record.py); they are stored as the
+candidates' measurements. An entry whose "outcome" is "incorrect" or "error" has no number: it is written as
+a note at the end of the candidate's analysis instead, since the run format records no verdict.
 Run from anywhere: python3 sample_runs/make_samples.py
 """
 import json
@@ -32,7 +34,19 @@ def build(case_dir):
                 "language": "python", "code": read(case_dir / f"{cid}.py")}
         if (case_dir / f"{cid}.md").exists():
             line["analysis"] = read(case_dir / f"{cid}.md")
-        line["measurements"] = measured.get(cid, [])
+        line["measurements"], failed = [], []
+        for m in measured.get(cid, []):
+            # A run that gave no number (bench/search_case_study_record.py: outcome incorrect or error) is
+            # not a measurement of the run format: it becomes a note at the end of the analysis.
+            m = dict(m)
+            outcome, error = m.pop("outcome", "correct"), m.pop("error", "")
+            if outcome == "correct":
+                line["measurements"].append(m)
+            else:
+                failed.append(f"**Measured on {m.get('device', 'a GPU')} ({m.get('when', 'no date')}): {outcome}**"
+                              + (f" — {error}" if error else ""))
+        if failed:
+            line["analysis"] = line.get("analysis", "").rstrip("\n") + "\n\n" + "\n\n".join(failed) + "\n"
         lines.append(line)
     out = HERE / f"{case_dir.name}.kscope.jsonl"
     out.write_text("".join(json.dumps(l, ensure_ascii=False) + "\n" for l in lines), encoding="utf-8")

@@ -39,6 +39,7 @@
 #include "views/widgets/measurements_view.h"
 #include "views/widgets/presentation_view.h"
 #include "views/widgets/run_settings_bar.h"
+#include "views/widgets/search_tree_view.h"
 #include "views/widgets/shape_map_view.h"
 #include "views/widgets/task_table.h"
 
@@ -81,6 +82,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_runSettings(new RunSettingsBar(this)),
       m_shapes(new ShapeMapView(this)),
       m_roofline(new RooflineView(this)),
+      m_search(new SearchTreeView(this)),
       m_center(new QTabWidget(this)),
       m_status(new StatusBar(m_loader, m_runs, this)) {
   initResources();
@@ -95,6 +97,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_center->addTab(m_charts, tr("Charts"));
   m_center->addTab(m_shapes, tr("Shapes"));
   m_center->addTab(m_roofline, tr("Roofline"));
+  m_center->addTab(m_search, tr("Search"));
   setCentralWidget(m_center);
 
   m_tasksDock = addDock(tr("Tasks"), QStringLiteral("tasksDock"), m_tasks, Qt::LeftDockWidgetArea);
@@ -125,6 +128,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_shapes->observe(m_open);
   m_roofline->observe(m_open);
   m_presentation->observe(m_open);
+  m_search->observe(m_open);
 
   createMenus();
   connectViews();
@@ -161,6 +165,7 @@ void MainWindow::connectViews() {
   connect(m_charts, &ChartsView::rowsSelected, m_tasks, &TaskTable::selectRows);
   connect(m_shapes, &ShapeMapView::rowSelected, this, &MainWindow::selectRow);
   connect(m_roofline, &RooflineView::rowSelected, this, &MainWindow::selectRow);
+  connect(m_search, &SearchTreeView::rowSelected, this, &MainWindow::selectRow);
   connect(m_charts, &ChartsView::familyChosen, this, [this](const QString& family, const QList<int>& rows) {
     if (!m_tasks->filterByFamily(family))
       m_status->showMessage(tr("No candidate raises %1").arg(family), 6000);

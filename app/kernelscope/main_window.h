@@ -38,6 +38,7 @@ class RunController;
 class RunLoader;
 class RooflineView;
 class RunSettingsBar;
+class SearchTreeView;
 class ShapeMapView;
 class StatusBar;
 class TaskTable;
@@ -51,7 +52,8 @@ class MainWindow : public QMainWindow {
 
  public:
   // Ctrl+<number> shows each (View menu). Shapes and Roofline are tabs shown only for runs with GEMM tasks.
-  enum class Pane { Tasks, Code, Analysis, Charts, Flags, Issues, Measurements, Shapes, Roofline };
+  // Search (Ctrl+9) is the search tree tab (issue 14), shown for every run.
+  enum class Pane { Tasks, Code, Analysis, Charts, Flags, Issues, Measurements, Shapes, Roofline, Search };
 
   // The least size of each pane (issue 17). Their sum fits kSmallestScreen, the smallest window the layout
   // is made for; a restored layout that does not fit it, or leaves a pane below its least size, is replaced
@@ -77,6 +79,7 @@ class MainWindow : public QMainWindow {
   ChartsView* chartsView() const { return m_charts; }
   PresentationView* presentationView() const { return m_presentation; }
   ShapeMapView* shapeMapView() const { return m_shapes; }
+  SearchTreeView* searchTreeView() const { return m_search; }
   RooflineView* rooflineView() const { return m_roofline; }
   FlagsView* flagsView() const { return m_flags; }
   LoadIssuesView* issuesView() const { return m_issues; }
@@ -167,6 +170,7 @@ class MainWindow : public QMainWindow {
   RunSettingsBar* m_runSettings;
   ShapeMapView* m_shapes;
   RooflineView* m_roofline;
+  SearchTreeView* m_search;
   QTabWidget* m_center;
   QDockWidget* m_tasksDock = nullptr;
   QDockWidget* m_analysisDock = nullptr;

@@ -41,6 +41,8 @@
 #include "views/widgets/presentation_view.h"
 #include "views/widgets/run_result_view.h"
 #include "views/widgets/run_settings_bar.h"
+#include "views/widgets/search_tree_canvas.h"
+#include "views/widgets/search_tree_view.h"
 #include "views/widgets/shape_map_canvas.h"
 #include "views/widgets/shape_map_view.h"
 #include "views/widgets/task_table.h"
@@ -162,7 +164,8 @@ void MainWindow::createMenus() {
                                             {Pane::Issues, tr("&Load Issues")},
                                             {Pane::Measurements, tr("&Measurements")},
                                             {Pane::Shapes, tr("Sha&pes (GEMM)")},
-                                            {Pane::Roofline, tr("R&oofline (GEMM)")}};
+                                            {Pane::Roofline, tr("R&oofline (GEMM)")},
+                                            {Pane::Search, tr("Sea&rch Tree")}};
   for (const auto& [pane, title] : panes) {
     QAction* action = view->addAction(title, this, [this, pane = pane] { showPane(pane); });
     action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + static_cast<int>(pane))));
@@ -360,7 +363,9 @@ void MainWindow::showPane(Pane pane) {
     dock->show();
     dock->raise();
   } else {
-    m_center->setCurrentWidget(pane == Pane::Code ? static_cast<QWidget*>(m_code) : m_charts);
+    m_center->setCurrentWidget(pane == Pane::Code     ? static_cast<QWidget*>(m_code)
+                               : pane == Pane::Search ? static_cast<QWidget*>(m_search)
+                                                      : m_charts);
   }
   paneWidget(pane)->setFocus(Qt::ShortcutFocusReason);
 }
@@ -385,6 +390,8 @@ QWidget* MainWindow::paneWidget(Pane pane) const {
       return m_shapes->canvas();
     case Pane::Roofline:
       return m_roofline->chartView();
+    case Pane::Search:
+      return m_search->canvas();
   }
   return nullptr;
 }

@@ -60,7 +60,8 @@ CodeCompareView::CodeCompareView(QWidget* parent)
   m_program->setObjectName(QStringLiteral("candidateEditor"));
   m_source->setObjectName(QStringLiteral("sourceEditor"));
   m_referenceChoice->setObjectName(QStringLiteral("referenceChoice"));
-  m_referenceChoice->setToolTip(tr("Compare against the task's reference or one of its baseline programs"));
+  m_referenceChoice->setToolTip(
+      tr("Compare against the task's reference, one of its baseline programs or the candidate's parent"));
   m_candidateChoice->setObjectName(QStringLiteral("candidateChoice"));
   m_candidateChoice->setToolTip(tr("The candidate program, or a CUDA/C++ source it builds with load_inline"));
   m_candidateChoice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -200,6 +201,15 @@ void CodeCompareView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
   m_referenceChoice->addItem(tr("Reference"));
   for (const auto& [name, program] : task.baselinePrograms)
     m_referenceChoice->addItem(tr("Baseline: %1").arg(QString::fromStdString(name)));
+  m_parentRows.clear();
+  if (c)
+    for (const std::string& parent : c->parents) {
+      const int parentRow = m_run->findRow(task.key(), parent);
+      const Candidate* p = parentRow >= 0 ? m_run->candidate(parentRow) : nullptr;
+      if (!p || !p->code) continue;
+      m_parentRows.push_back(parentRow);
+      m_referenceChoice->addItem(tr("Parent: %1").arg(QString::fromStdString(parent)));
+    }
   m_referenceChoice->setEnabled(m_referenceChoice->count() > 1);
 
   updateCandidateTitle();
@@ -225,7 +235,32 @@ void CodeCompareView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
   }
   m_candidateChoice->setEnabled(m_candidateChoice->count() > 1);
   m_sync->setEnabled(true);
-  showReference(0);
+  const int firstParent = static_cast<int>(task.baselinePrograms.size()) + 1;
+  const int choice = m_parentMode && !m_parentRows.empty() ? firstParent : 0;
+  m_referenceChoice->setCurrentIndex(choice);
+  showReference(choice);
+}
+
+void CodeCompareView::setParentMode(bool on) {
+  // The window's Code tab is found by its parts' names (tests, the window's own lookups): this second
+  // compare's parts get their own.
+  if (on && !m_parentMode)
+    for (QObject* child : findChildren<QObject*>())
+      if (!child->objectName().isEmpty())
+        child->setObjectName(QStringLiteral("parent.") + child->objectName());
+  m_parentMode = on;
+  m_edit->setVisible(!on);
+  m_revert->setVisible(!on);
+  if (on) setEditing(false);
+  showRow(m_run, m_row);
+}
+
+QString CodeCompareView::shownParent() const {
+  if (m_row < 0) return {};
+  const int parent =
+      m_referenceChoice->currentIndex() - 1 - static_cast<int>(m_run->task(m_row).baselinePrograms.size());
+  if (parent < 0 || parent >= static_cast<int>(m_parentRows.size())) return {};
+  return QString::fromStdString(m_run->candidate(m_parentRows[static_cast<std::size_t>(parent)])->id);
 }
 
 void CodeCompareView::fillCandidateChoices(const std::string& program) {
@@ -366,6 +401,18 @@ void CodeCompareView::showProblems(const std::vector<CodeProblem>& problems) {
 void CodeCompareView::showReference(int choice) {
   if (m_row < 0 || choice < 0) return;
   const Task& task = m_run->task(m_row);
+  const int baselines = static_cast<int>(task.baselinePrograms.size());
+  if (choice > baselines) {  // a parent: the search's step from it to this candidate
+    const Candidate* parent =
+        m_run->candidate(m_parentRows[static_cast<std::size_t>(choice - baselines - 1)]);
+    m_referenceTitle->setFullText(
+        tr("%1 · parent %2").arg(QString::fromStdString(task.key()), QString::fromStdString(parent->id)));
+    m_reference->showText(QString::fromStdString(*parent->code), editorLanguage(parent->language));
+    updateDiff();
+    return;
+  }
+  m_referenceTitle->setFullText(
+      QStringLiteral("%1 · %2").arg(QString::fromStdString(task.key()), QString::fromStdString(task.name)));
   const std::string& text =
       choice == 0 ? task.referenceCode : task.baselinePrograms[static_cast<std::size_t>(choice - 1)].second;
   m_reference->showText(QString::fromStdString(text), editorLanguage(task.referenceLanguage));

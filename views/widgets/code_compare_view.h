@@ -66,6 +66,14 @@ class CodeCompareView : public QWidget {
   void applyEdit(const QString& text);
   // Shows the problems of a run of the program on show (replacing earlier ones); an empty list clears them.
   void showProblems(const std::vector<CodeProblem>& problems);
+  // The Search tab's compare (issue 14): the reference side starts at the candidate's first parent that
+  // the task holds ("Parent: r1", offered in every mode after the baselines), and the program cannot be
+  // edited here (edits belong to the Code tab, which autosaves them).
+  void setParentMode(bool on);
+  bool isParentMode() const { return m_parentMode; }
+  // The parent on the reference side (its id), empty when the reference or a baseline is shown.
+  QString shownParent() const;
+  QComboBox* referenceChoice() const { return m_referenceChoice; }
   const LineDiff& diff() const { return m_diff; }
   bool isSyncScrolling() const;
 
@@ -102,6 +110,8 @@ class CodeCompareView : public QWidget {
   std::shared_ptr<const LoadedRun> m_run;
   int m_row = -1;
   std::vector<EmbeddedSource> m_sources;
+  std::vector<int> m_parentRows;  // rows of the parents offered after the baselines, in choice order
+  bool m_parentMode = false;
   std::vector<CodeProblem> m_problems;  // of the last run shown
   std::vector<Flag> m_runtimeFlags;
   LineDiff m_diff;

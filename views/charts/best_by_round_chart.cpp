@@ -1,0 +1,104 @@
+#include "views/charts/best_by_round_chart.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QScatterSeries>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+
+#include "views/charts/chart_style.h"
+
+namespace ks {
+
+BestByRoundChart::BestByRoundChart(QWidget* parent)
+    : QWidget(parent), m_view(new QChartView(this)), m_note(new QLabel(this)) {
+  setObjectName(QStringLiteral("bestByRound"));
+  m_view->setRenderHint(QPainter::Antialiasing);
+  m_note->setObjectName(QStringLiteral("bestByRoundNote"));
+  m_note->setWordWrap(true);
+  m_note->setAlignment(Qt::AlignCenter);
+  m_note->setStyleSheet(QStringLiteral("color: #57606a;"));
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(m_view, 1);
+  layout->addWidget(m_note, 1);
+  setRounds({});
+}
+
+void BestByRoundChart::setRounds(std::vector<RoundBest> rounds, const QString& why) {
+  m_rounds = std::move(rounds);
+  QChart* chart = chart::makeChart(tr("Best so far by round"));
+  const bool any = std::any_of(m_rounds.begin(), m_rounds.end(), [](const RoundBest& r) { return r.best; });
+  const auto show = [this](QChart* next) {  // the view releases the chart it had
+    QChart* old = m_view->chart();
+    m_view->setChart(next);
+    delete old;
+  };
+  if (m_rounds.empty() || !any) {
+    show(chart);
+    m_view->hide();
+    m_note->setText(!why.isEmpty() ? why
+                    : m_rounds.empty()
+                        ? tr("No rounds to chart.")
+                        : tr("No candidate of this search has a trusted number yet: the best-so-far chart "
+                             "fills in once candidates are measured."));
+    m_note->show();
+    return;
+  }
+  m_note->hide();
+  m_view->show();
+  auto* soFar = new QLineSeries;
+  soFar->setName(tr("best so far"));
+  soFar->setPen(QPen(chart::kFaster, 2));
+  auto* best = new QScatterSeries;
+  best->setName(m_rounds.size() <= chart::kMaxMarkers ? tr("round's best")
+                                                      : tr("round's best, when a new best"));
+  best->setMarkerSize(m_rounds.size() > 200 ? 4 : 8);
+  best->setColor(chart::kFaster.lighter(130));
+  best->setBorderColor(chart::kFaster);
+  double lo = 1, hi = 1;
+  std::optional<double> last;
+  for (const RoundBest& r : m_rounds) {
+    if (r.bestSoFar) {
+      if (last && *last != *r.bestSoFar) soFar->append(r.round, *last);  // a step, not a slope
+      soFar->append(r.round, *r.bestSoFar);
+      last = r.bestSoFar;
+      hi = std::max(hi, *r.bestSoFar);
+    }
+    // Past chart::kMaxMarkers rounds (an RL run), only the rounds that set a new best get a marker.
+    const bool record = r.best && r.bestSoFar && *r.best == *r.bestSoFar && r.bestRow == r.bestSoFarRow;
+    if (r.best && (m_rounds.size() <= chart::kMaxMarkers || record)) {
+      best->append(r.round, *r.best);
+      lo = std::min(lo, *r.best);
+      hi = std::max(hi, *r.best);
+    }
+  }
+  chart->addSeries(soFar);
+  chart->addSeries(best);
+  auto* x = new QValueAxis;
+  x->setTitleText(tr("round"));
+  x->setLabelFormat(QStringLiteral("%d"));
+  const int first = m_rounds.front().round, lastRound = m_rounds.back().round;
+  x->setRange(first - 0.5, lastRound + 0.5);
+  x->setTickCount(std::min(8, lastRound - first + 2));
+  QLogValueAxis* y = chart::makeLogAxis(lo, hi, tr("speedup (×)"));
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  for (QAbstractSeries* s : chart->series()) {
+    s->attachAxis(x);
+    s->attachAxis(y);
+  }
+  chart->legend()->setAlignment(Qt::AlignBottom);
+  connect(best, &QScatterSeries::clicked, this, [this](const QPointF& point) {
+    for (const RoundBest& r : m_rounds)
+      if (r.round == qRound(point.x()) && r.bestRow >= 0) return emit rowSelected(r.bestRow);
+  });
+  show(chart);
+}
+
+}  // namespace ks

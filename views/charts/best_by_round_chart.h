@@ -1,0 +1,37 @@
+#pragma once
+// The Search tab's "best so far by round" chart: per round of one task's search (views/model/search_tree.h,
+// bestSoFarByRound), the best trusted speedup of that round (points) and the best of every round up to it
+// (a step line), log scale centred on 1×. Numbers the trust rule does not count (caught hack, fell back)
+// and failed candidates are never a round's best. Clicking a point asks for that candidate (rowSelected).
+#include <QWidget>
+#include <vector>
+
+#include "views/model/search_tree.h"
+
+class QChartView;
+class QLabel;
+
+namespace ks {
+
+class BestByRoundChart : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit BestByRoundChart(QWidget* parent = nullptr);
+
+  // `why`: shown instead of the chart when `rounds` is empty (a flat run, every task at once).
+  void setRounds(std::vector<RoundBest> rounds, const QString& why = {});
+  const std::vector<RoundBest>& rounds() const { return m_rounds; }
+  QChartView* chartView() const { return m_view; }
+  QLabel* note() const { return m_note; }
+
+ signals:
+  void rowSelected(int row);
+
+ private:
+  std::vector<RoundBest> m_rounds;
+  QChartView* m_view;
+  QLabel* m_note;
+};
+
+}  // namespace ks
