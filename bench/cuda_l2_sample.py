@@ -167,6 +167,25 @@ RECORDED_MODE = {"cuda-l2-offline": "offline", "cuda-l2-server": "server"}
 TABLE_BASELINES = ["torch.matmul", "cuBLAS-max", "cuBLASLt-heuristic-max", "cuBLASLt-auto-tuning-max"]
 
 
+# "kscope batch: builds: 70 candidates compile code; 34 from the cache, 32 built, 0 failed, 4 not finished,
+#  on 15 runners in 560 s"
+BUILD_SUMMARY = re.compile(r"^kscope batch: builds: .*?(\d+) built, (\d+) failed.* on (\d+) runners in (\d+) s")
+
+
+def build_throughput(logs):
+    """(kernels built or failed, wall seconds, runners) summed over the --build-only stages' summary lines."""
+    done = wall = runners = 0
+    for path in logs:
+        if os.path.exists(path):
+            for line in open(path):
+                m = BUILD_SUMMARY.match(line.strip())
+                if m:
+                    done += int(m.group(1)) + int(m.group(2))
+                    runners = max(runners, int(m.group(3)))
+                    wall += int(m.group(4))
+    return done, wall, runners
+
+
 def measured_speedups(result):
     """(baseline, method) -> the candidate's measured speedup, from result.baselines (issue 13)."""
     out = {}
@@ -297,10 +316,33 @@ def cmd_report(a):
                         for r in rows if r["correct"] == "yes"])
     print(f"- evaluate's own timing over torch.matmul: {events[0]} of {events[1]} within 10 % of the recorded "
           f"offline speedup; median |ln| {fmt(events[2], 3)}")
+    projection(rows, a, release)
     if a.warm_log and os.path.exists(a.warm_log):
         print("\n## Warm re-time of one shape\n")
         for line in open(a.warm_log):
             print("- " + line.strip())
+
+
+def projection(rows, a, release):
+    """Cold and warm wall time for the whole release on this machine, from the rates this run measured."""
+    built, wall, runners = build_throughput(a.compile_log)
+    timed = [r["seconds"] for r in rows if r["cache"] == "cache hit" and r["seconds"] is not None]
+    kernels = os.path.join(a.whole_release, "kernels", release)
+    total = len([f for f in os.listdir(kernels) if f.endswith(".cu")]) if os.path.isdir(kernels) else 0
+    if not built or not timed:
+        return
+    per_build = wall / built
+    per_time = sum(timed) / len(timed)
+    print("\n## Projection for the whole release on one such machine\n")
+    print(f"- builds: {built} kernels compiled in {wall} s of --build-only stages on {runners} runners "
+          f"({per_build:.1f} s a kernel; the stages cut short count their unfinished builds' time too)")
+    print(f"- timing: {len(timed)} cached shapes timed in {sum(timed):.0f} s by one timing runner "
+          f"({per_time:.1f} s a shape: correctness, probes, seven baselines by four methods)")
+    if total:
+        cold = total * (per_build + per_time)
+        warm = total * per_time
+        print(f"- the release's {total} shapes (from the folder {release}): cold about {cold / 3600:.1f} h "
+              f"(builds then timing), warm (every kernel in the build cache) about {warm / 60:.0f} min")
 
 
 def main(argv=None):
@@ -328,6 +370,9 @@ def main(argv=None):
     s.add_argument("--compile-log", action="append", default=[],
                    help="kscope batch --build-only stderr: the cold build time of each kernel (repeatable)")
     s.add_argument("--warm-log", default="", help="the warm stage's click-to-number lines")
+    s.add_argument("--whole-release", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared",
+                                                            "datasets", "cuda-l2"),
+                   help="the release the sample was cut from: its shape count for the projection")
     s.set_defaults(run=cmd_report)
     a = p.parse_args(argv)
     a.run(a)

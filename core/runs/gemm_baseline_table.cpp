@@ -67,21 +67,41 @@ std::vector<std::string> gemmBaselineLines(const GemmBaselineTable& table) {
     for (const std::string& note : table.notes) lines.push_back(note);
     return lines;
   }
-  constexpr std::size_t kName = 28, kCell = 20;
-  std::string header = padded("baseline", kName);
+  // Column widths from the widest text in each (plus two spaces), so a long baseline name such as
+  // "cuBLASLt-auto-tuning-max = nn" or a header such as "cuda-l2-offline (200)" never runs into its neighbour.
+  auto nameOf = [](const GemmBaselineRow& row) {
+    return row.baseline + (row.fasterOf.empty() ? "" : " = " + row.fasterOf.substr(row.fasterOf.rfind('-') + 1));
+  };
+  auto textOf = [](const GemmBaselineCell& cell) {
+    std::string text = cell.measured ? fixed2(*cell.measured) : "-";
+    if (cell.recorded) text += " (" + fixed2(*cell.recorded) + ")";
+    if (cell.disagrees) text += " !";
+    return text;
+  };
+  std::vector<std::string> heads;
   for (std::size_t i = 0; i < table.methods.size(); ++i)
-    header += padded(table.methods[i] + " (" + std::to_string(table.rounds[i]) + ")", kCell);
-  lines.push_back(header);
+    heads.push_back(table.methods[i] + " (" + std::to_string(table.rounds[i]) + ")");
+  std::size_t nameWidth = std::string("baseline").size();
+  std::vector<std::size_t> widths;
+  for (const std::string& h : heads) widths.push_back(h.size());
   for (const GemmBaselineRow& row : table.rows) {
-    std::string line = padded(row.baseline + (row.fasterOf.empty() ? "" : " = " + row.fasterOf.substr(row.fasterOf.rfind('-') + 1)), kName);
-    for (const GemmBaselineCell& cell : row.cells) {
-      std::string text = cell.measured ? fixed2(*cell.measured) : "-";
-      if (cell.recorded) text += " (" + fixed2(*cell.recorded) + ")";
-      if (cell.disagrees) text += " !";
-      line += padded(text, kCell);
-    }
+    nameWidth = std::max(nameWidth, nameOf(row).size());
+    for (std::size_t i = 0; i < row.cells.size() && i < widths.size(); ++i)
+      widths[i] = std::max(widths[i], textOf(row.cells[i]).size());
+  }
+  constexpr std::size_t kGap = 2;
+  auto finish = [&lines](std::string line) {
     while (!line.empty() && line.back() == ' ') line.pop_back();
-    lines.push_back(line);
+    lines.push_back(std::move(line));
+  };
+  std::string header = padded("baseline", nameWidth + kGap);
+  for (std::size_t i = 0; i < heads.size(); ++i) header += padded(heads[i], widths[i] + kGap);
+  finish(header);
+  for (const GemmBaselineRow& row : table.rows) {
+    std::string line = padded(nameOf(row), nameWidth + kGap);
+    for (std::size_t i = 0; i < row.cells.size(); ++i)
+      line += padded(textOf(row.cells[i]), (i < widths.size() ? widths[i] : 0) + kGap);
+    finish(line);
   }
   for (const std::string& note : table.notes) lines.push_back(note);
   return lines;

@@ -67,9 +67,21 @@ TEST(GemmBaselineTable, LinesShowMeasuredRecordedAndNotes) {
   ASSERT_EQ(lines.size(), 6u);
   EXPECT_EQ(lines[0].rfind("baseline", 0), 0u);
   EXPECT_NE(lines[0].find("cuda-l2-offline (40)"), std::string::npos) << lines[0];
-  EXPECT_EQ(lines[1],
-            "torch.matmul                1.80 (1.84)         2.30 (2.36)         1.70");
-  EXPECT_EQ(lines[2], "cuBLAS-tn                   1.20 (1.86) !       - (2.62)            -");
+  EXPECT_EQ(lines[1].rfind("torch.matmul", 0), 0u) << lines[1];
+  EXPECT_NE(lines[1].find("1.80 (1.84)"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[2].find("1.20 (1.86) !"), std::string::npos) << lines[2];  // disagrees with the record
+  EXPECT_NE(lines[2].find("- (2.62)"), std::string::npos) << lines[2];       // recorded, not measured
+  // Every cell starts where its header does, two spaces after the widest text of the column before.
+  const std::vector<std::string> heads = {"cuda-l2-offline (40)", "cuda-l2-server (30)", "kscope-l2-warm (50)"};
+  for (const std::string& head : heads) {
+    const std::size_t at = lines[0].find(head);
+    ASSERT_NE(at, std::string::npos) << head;
+    for (std::size_t row = 1; row <= 4; ++row) {
+      ASSERT_GT(lines[row].size(), at) << lines[row];
+      EXPECT_NE(lines[row][at], ' ') << head << " in: " << lines[row];
+      EXPECT_EQ(lines[row].substr(at - 2, 2), "  ") << head << " in: " << lines[row];
+    }
+  }
   EXPECT_EQ(lines[4].rfind("cuBLAS-max = tn", 0), 0u) << lines[4];
   EXPECT_EQ(lines[5], "cuBLASLt-auto-tuning-nn: 2 of 16 heuristic algorithms failed and were skipped");
 
@@ -77,6 +89,29 @@ TEST(GemmBaselineTable, LinesShowMeasuredRecordedAndNotes) {
   cpu.notes = {"cuBLAS baselines need a CUDA build"};
   EXPECT_EQ(gemmBaselineLines(gemmBaselineTable(cpu, recordedKernel())),
             std::vector<std::string>{"cuBLAS baselines need a CUDA build"});
+}
+
+TEST(GemmBaselineTable, LongBaselineNamesDoNotRunIntoTheirNumbers) {
+  // On the H100, "cuBLASLt-auto-tuning-max = nn" (29 characters) ran into its first number under a fixed
+  // 28-character name column ("…max = nn0.77").
+  GemmBaselineTable t;
+  t.methods = {"cuda-l2-offline", "cuda-l2-server"};
+  t.rounds = {200, 75};
+  GemmBaselineRow row;
+  row.baseline = "cuBLASLt-auto-tuning-max";
+  row.fasterOf = "cuBLASLt-auto-tuning-nn";
+  GemmBaselineCell a;
+  a.measured = 0.77;
+  a.recorded = 1.2345;
+  a.disagrees = true;
+  GemmBaselineCell b;
+  b.measured = 0.65;
+  row.cells = {a, b};
+  t.rows = {row};
+  const std::vector<std::string> lines = gemmBaselineLines(t);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[1], "cuBLASLt-auto-tuning-max = nn  0.77 (1.23) !          0.65") << lines[1];
+  EXPECT_EQ(lines[0], "baseline                       cuda-l2-offline (200)  cuda-l2-server (75)") << lines[0];
 }
 
 }  // namespace
