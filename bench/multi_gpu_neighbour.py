@@ -79,7 +79,7 @@ def main():
         base = json.loads(f.readline())
     base.setdefault("options", {}).update(
         {"device": a.device, "cache": os.path.join(a.state, "cache"), "scratch": os.path.join(a.state, "scratch")})
-    env = dict(os.environ, CUDA_VISIBLE_DEVICES="0", KSCOPE_WRITABLE=a.state)
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="0", KSCOPE_WRITABLE=os.path.abspath(a.state))
     runner = Runner(a.runner, env)
     out = open(a.out, "w")
     load, load_out = None, os.path.join(a.state, "load.jsonl")
@@ -104,7 +104,7 @@ def main():
             one("alone", n)
         load = subprocess.Popen([a.kscope, "batch", a.load, "--device", a.device, "--gpus", "1", "--out", load_out,
                                  "--no-store"], stderr=open(os.path.join(a.state, "load.log"), "w"),
-                                env=dict(os.environ, KSCOPE_WRITABLE=a.state))
+                                env=dict(os.environ, KSCOPE_WRITABLE=os.path.abspath(a.state)))
         t0 = time.monotonic()
         while lines_in(load_out) < 1 and load.poll() is None and time.monotonic() - t0 < 60:
             time.sleep(0.2)  # until GPU 1's runner is up and timing (its first entry done)

@@ -4,7 +4,7 @@
     python3 bench/multi_gpu_report.py --state DIR --subset subset.jsonl
 
 DIR holds what the script's stages left: one.jsonl / all.jsonl (`kscope batch --gpus 0` and `--gpus all`
-over the subset), their .wall files (seconds, whole command), neighbour.jsonl (bench/multi_gpu_neighbour.py)
+over the subset; shared.jsonl: the default one-GPU batch, --timing-jobs 4), their .wall files (seconds, whole command), neighbour.jsonl (bench/multi_gpu_neighbour.py)
 and smi.csv (nvidia-smi samples during the neighbour test). Prints markdown. Standard library only.
 
 Definitions:
@@ -83,6 +83,10 @@ def main():
           f"{len(gpus)} GPU(s) ({', '.join(gpus)}) in {fmt(wn, 1)} s")
     if w1 and wn and gpus:
         print(f"- speed-up {w1 / wn:.2f}x on {len(gpus)} GPUs; scaling efficiency {100 * w1 / (len(gpus) * wn):.0f} %")
+    shared, ws = read_batch(os.path.join(a.state, "shared.jsonl")), wall(a.state, "shared")
+    if shared:
+        print(f"- for comparison, the default one-GPU batch (`--timing-jobs 4`: four runners on GPU 0, checks side by "
+              f"side, timing alone): {len(shared)} results in {fmt(ws, 1)} s")
     named = sum(1 for row in every.values() if row.get("gpu"))
     print(f"- results that name their GPU: {named} of {len(every)} (`--gpus all`); per GPU: " +
           ", ".join(f"GPU {g}: {sum(1 for r in every.values() if r.get('gpu') == g)}" for g in gpus))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The CUDA-L1 subset of bench/gpu/multi-gpu-batch.sh (issue 20), and the neighbour test's requests.
 
-    python3 bench/multi_gpu_subset.py RELEASE.jsonl OUTDIR [--count 40] [--neighbour 1/60]
+    python3 bench/multi_gpu_subset.py RELEASE.jsonl OUTDIR [--count 32] [--neighbour 1/60]
 
 Writes OUTDIR/subset.jsonl (COUNT entries of levels 1-2 whose program builds no extension, spread evenly
 over the task ids in release order), OUTDIR/warm.jsonl (two of them, for the warm-up batch) and
@@ -34,7 +34,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("release")
     ap.add_argument("outdir")
-    ap.add_argument("--count", type=int, default=40)
+    ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--neighbour", default="1/60", help="LEVEL/TASK of the candidate timed alone and beside load")
     a = ap.parse_args()
     with open(a.release) as f:

@@ -8,6 +8,7 @@
 #              the driver for both timed batches alike)
 #   one        the subset with `--gpus 0` (one timing runner, on GPU 0)
 #   all        the same subset with `--gpus all` (one timing runner per GPU)
+#   shared     the subset as a one-GPU batch runs by default: 4 runners on GPU 0, checks side by side
 #   neighbour  one runner on GPU 0 evaluates NEIGHBOUR_TASK 5 times alone, then 5 times while
 #              `kscope batch --gpus 1` times the subset on GPU 1 (nvidia-smi samples both GPUs' load)
 #   report     bench/multi_gpu_report.py: the table of docs/multi-gpu.md
@@ -15,7 +16,7 @@
 #   here, once:   bash bench/gpu/multi-gpu-batch.sh prepare   (fills .deps, writes the subset)
 #   device `run`: bash bench/gpu/multi-gpu-batch.sh           (kind nvidia-h100-x2, carry [".deps"])
 #
-# The subset: SUBSET_COUNT (default 40) entries of the CUDA-L1 H100 release, levels 1-2, programs that build
+# The subset: SUBSET_COUNT (default 32) entries of the CUDA-L1 H100 release, levels 1-2, programs that build
 # no extension (a cold build stage would cost minutes of the device budget and time nothing), spread evenly
 # over the task ids; bench/multi_gpu_subset.py writes it. The stages share GPU_TOTAL_S (default 420 s).
 # Everything lands in $OUT: the batch outputs gzipped, the logs, the report.
@@ -37,33 +38,44 @@ if [[ ${1:-} == prepare ]]; then
   [[ -f .deps/include/sqlite3.h ]] || bash ../shared/gpu/carry-deps.sh
   mkdir -p "$data_dir"
   python3 bench/multi_gpu_subset.py ../shared/datasets/cuda-l1/h100.jsonl "$data_dir" \
-    --count "${SUBSET_COUNT:-40}" --neighbour "${NEIGHBOUR_TASK:-1/60}"
+    --count "${SUBSET_COUNT:-32}" --neighbour "${NEIGHBOUR_TASK:-1/60}"
   du -sh .deps
   exit 0
 fi
 [[ -f $data_dir/subset.jsonl ]] || { echo "no $data_dir/subset.jsonl: run '$0 prepare' here first"; exit 2; }
 export XDG_CACHE_HOME=$state/xdg
 stages=("$@")
-((${#stages[@]})) || stages=(build warm one all neighbour report)
+((${#stages[@]})) || stages=(build warm one all neighbour shared report)
 device=${DEVICE:-cuda}
 
-# batch NAME GPUS FILE: kscope batch FILE --gpus GPUS into $state/NAME.jsonl; its wall time into NAME.wall
+# batch NAME FILE ARGS...: kscope batch FILE ARGS... into $state/NAME.jsonl; its wall time into NAME.wall
 batch() {
-  local name=$1 gpus=$2 file=$3 budget
+  local name=$1 file=$2 budget
+  shift 2
   budget=$(($(left) - 10))
   ((budget > 20)) || { log "no time left for $name"; return 1; }
   rm -f "$state/$name.jsonl"
   local t0
   t0=$(date +%s.%N)
-  timeout -s INT "$budget" "$build/bin/kscope" batch "$file" --device "$device" --gpus "$gpus" \
+  timeout -s INT "$budget" "$build/bin/kscope" batch "$file" --device "$device" "$@" \
     --out "$state/$name.jsonl" --no-store 2> "$state/$name.log"
   local rc=$?
   python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$t0" "$(date +%s.%N)" \
     > "$state/$name.wall"
-  log "$name (--gpus $gpus): exit $rc, $(cat "$state/$name.wall") s, $(wc -l < "$state/$name.jsonl") lines"
-  grep -E "^kscope batch: (timing on|builds|interrupted|done|[0-9]+ (entries|candidates))" "$state/$name.log" |
-    head -4 | tee -a "$OUT/session.log"
+  log "$name ($*): exit $rc, $(cat "$state/$name.wall") s, $(wc -l < "$state/$name.jsonl") lines"
+  grep -E "^kscope batch: (timing on|builds|interrupted)" "$state/$name.log" | head -3 | tee -a "$OUT/session.log"
+  tail -2 "$state/$name.log" | tee -a "$OUT/session.log"
   return $rc
+}
+
+# `all`, as a user types it, where the driver lists its GPUs in /proc (gpu_list.h); where a container hides
+# that folder, the ids nvidia-smi gives (said in the log: then `all` itself was not what ran)
+gpus_all() {
+  if compgen -G "/proc/driver/nvidia/gpus/*" > /dev/null || [[ -n ${CUDA_VISIBLE_DEVICES:-} || -n ${KSCOPE_GPU_LIST:-} ]]; then
+    echo all
+  else
+    nvidia-smi --query-gpu=index --format=csv,noheader | paste -sd, -
+  fi
 }
 
 for stage in "${stages[@]}"; do
@@ -79,13 +91,16 @@ for stage in "${stages[@]}"; do
     ((status == 0)) || { tail -40 "$OUT/build.log"; exit 1; }
     ;;
   warm)
-    batch warm all "$data_dir/warm.jsonl"
+    batch warm "$data_dir/warm.jsonl" --gpus "$(gpus_all)"
     ;;
   one)
-    batch one 0 "$data_dir/subset.jsonl"
+    batch one "$data_dir/subset.jsonl" --gpus 0
     ;;
   all)
-    batch all all "$data_dir/subset.jsonl"
+    batch all "$data_dir/subset.jsonl" --gpus "$(gpus_all)"
+    ;;
+  shared)  # for comparison: the default one-GPU batch, 4 runners sharing GPU 0 (checks side by side)
+    CUDA_VISIBLE_DEVICES=0 batch shared "$data_dir/subset.jsonl" --timing-jobs 4
     ;;
   neighbour)
     ((($(left)) > 60)) || { log "no time left for neighbour"; continue; }
