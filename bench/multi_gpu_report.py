@@ -79,24 +79,41 @@ def main():
     print("# Per-GPU batch on a machine with several GPUs (issue 20)\n")
     print("## Summary\n")
     print(f"- subset: {len(subset)} CUDA-L1 H100 entries (levels 1-2, no extension build)")
-    print(f"- `--gpus 0`: {len(one)} results in {fmt(w1, 1)} s; `--gpus all`: {len(every)} results on "
+    if one or every:
+        print(f"- `--gpus 0`: {len(one)} results in {fmt(w1, 1)} s; `--gpus all`: {len(every)} results on "
           f"{len(gpus)} GPU(s) ({', '.join(gpus)}) in {fmt(wn, 1)} s")
-    if w1 and wn and gpus:
+    if w1 and wn and gpus and one and every:
         print(f"- speed-up {w1 / wn:.2f}x on {len(gpus)} GPUs; scaling efficiency {100 * w1 / (len(gpus) * wn):.0f} %")
     shared, ws = read_batch(os.path.join(a.state, "shared.jsonl")), wall(a.state, "shared")
     if shared:
         print(f"- for comparison, the default one-GPU batch (`--timing-jobs 4`: four runners on GPU 0, checks side by "
               f"side, timing alone): {len(shared)} results in {fmt(ws, 1)} s")
-    named = sum(1 for row in every.values() if row.get("gpu"))
-    print(f"- results that name their GPU: {named} of {len(every)} (`--gpus all`); per GPU: " +
-          ", ".join(f"GPU {g}: {sum(1 for r in every.values() if r.get('gpu') == g)}" for g in gpus))
-    same = [k for k in one if k in every and verdict(one[k]) == verdict(every[k])]
-    print(f"- same verdict on both runs: {len(same)} of {len(set(one) & set(every))}")
-    ratios = [abs(math.log(speedup(every[k]) / speedup(one[k]))) for k in one
-              if k in every and speedup(one[k]) and speedup(every[k])]
-    if ratios:
-        print(f"- speedup agreement between the runs (|ln ratio|, {len(ratios)} entries timed correct in both): "
-              f"median {statistics.median(ratios):.3f}, max {max(ratios):.3f}")
+    both, wb = read_batch(os.path.join(a.state, "all-shared.jsonl")), wall(a.state, "all-shared")
+    if both:
+        on = sorted({row.get("gpu", "?") for row in both.values()})
+        print(f"- `--gpus all --timing-jobs 4` (four runners on each of {len(on)} GPUs): {len(both)} results in "
+              f"{fmt(wb, 1)} s; per GPU: " +
+              ", ".join(f"GPU {g}: {sum(1 for r in both.values() if r.get('gpu') == g)}" for g in on))
+        if ws and wb and on:
+            print(f"- against the default one-GPU batch: speed-up {ws / wb:.2f}x on {len(on)} GPUs; scaling efficiency "
+                  f"{100 * ws / (len(on) * wb):.0f} %")
+    # Every result of a --gpus batch names its GPU; the two batches of each pair agree entry by entry.
+    for name, rows in (("--gpus all", every), ("--gpus all --timing-jobs 4", both)):
+        if rows:
+            named = sum(1 for row in rows.values() if row.get("gpu"))
+            print(f"- results that name their GPU: {named} of {len(rows)} (`{name}`)")
+    for (na, ra), (nb, rb) in ((("--gpus 0", one), ("--gpus all", every)),
+                               (("--timing-jobs 4", shared), ("--gpus all --timing-jobs 4", both))):
+        common = set(ra) & set(rb)
+        if not common:
+            continue
+        same = sum(1 for k in common if verdict(ra[k]) == verdict(rb[k]))
+        ratios = [abs(math.log(speedup(rb[k]) / speedup(ra[k]))) for k in common if speedup(ra[k]) and speedup(rb[k])]
+        line = f"- `{na}` against `{nb}`: same verdict on {same} of {len(common)}"
+        if ratios:
+            line += (f"; speedup agreement (|ln ratio|, {len(ratios)} entries timed correct in both): "
+                     f"median {statistics.median(ratios):.3f}, max {max(ratios):.3f}")
+        print(line)
     neighbour = []
     path = os.path.join(a.state, "neighbour.jsonl")
     if os.path.exists(path):
@@ -138,13 +155,17 @@ def main():
                   "; ".join(f"GPU {g}: median {statistics.median(v):.0f} %, {len(v)} samples"
                             for g, v in sorted(util.items())))
     print("\n## Per entry\n")
-    print("| task | `--gpus 0` | speedup | `--gpus all` | GPU | speedup |")
-    print("|---|---|---|---|---|---|")
+    present = [(n, r) for n, r in (("--gpus 0", one), ("--gpus all", every), ("--timing-jobs 4", shared),
+                                    ("--gpus all --timing-jobs 4", both)) if r]
+    print("| task | " + " | ".join(f"`{n}`: verdict | GPU | speedup" for n, _ in present) + " |")
+    print("|---|" + "---|---|---|" * len(present))
     for row in subset:
         key = f"L{row['level_id']}/{row['task_id']}"
-        o, e = one.get(key), every.get(key)
-        print(f"| {key} | {verdict(o) if o else 'not run'} | {fmt(speedup(o)) if o else '—'} | "
-              f"{verdict(e) if e else 'not run'} | {e.get('gpu', '—') if e else '—'} | {fmt(speedup(e)) if e else '—'} |")
+        cells = []
+        for _, rows in present:
+            r = rows.get(key)
+            cells += [verdict(r), r.get("gpu", "—"), fmt(speedup(r))] if r else ["not run", "—", "—"]
+        print(f"| {key} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

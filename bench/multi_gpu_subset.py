@@ -5,7 +5,7 @@
 
 Writes OUTDIR/subset.jsonl (COUNT entries of levels 1-2 whose program builds no extension, spread evenly
 over the task ids in release order), OUTDIR/warm.jsonl (two of them, for the warm-up batch) and
-OUTDIR/neighbour.jsonl (the evaluate request of task NEIGHBOUR, as the runner protocol takes it:
+OUTDIR/fixcheck.jsonl (--fixcheck's entries) and OUTDIR/neighbour.jsonl (the evaluate request of task NEIGHBOUR, as the runner protocol takes it:
 docs/runner-protocol.md). A program that builds no extension times the same on a cold machine as on a warm
 one, so the batches measure the timing stage and not the compiler. Standard library only.
 """
@@ -36,6 +36,9 @@ def main():
     ap.add_argument("outdir")
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--neighbour", default="1/60", help="LEVEL/TASK of the candidate timed alone and beside load")
+    ap.add_argument("--fixcheck", default="2/37 2/49 2/87",
+                    help="LEVEL/TASK entries for fixcheck.jsonl: the programs containment broke in the first run "
+                         "(CuPy's ~/.cupy cache; Inductor's compile workers), run again after the fix")
     a = ap.parse_args()
     with open(a.release) as f:
         rows = [json.loads(line) for line in f if line.strip()]
@@ -54,6 +57,9 @@ def main():
                "candidate": {"id": "cuda-l1", "code": row["custom_code"]}}
     with open(os.path.join(a.outdir, "neighbour.jsonl"), "w") as f:
         f.write(json.dumps(request) + "\n")
+    wanted = [tuple(int(x) for x in key.split("/")) for key in a.fixcheck.split()]
+    with open(os.path.join(a.outdir, "fixcheck.jsonl"), "w") as f:
+        f.writelines(json.dumps(r) + "\n" for r in rows if (r["level_id"], r["task_id"]) in wanted)
     keys = " ".join(f"L{r['level_id']}/{r['task_id']}" for r in subset)
     print(f"{len(subset)} of {len(eligible)} eligible entries (levels 1-2, no extension build): {keys}")
     print(f"neighbour: L{level}/{task}")

@@ -316,38 +316,56 @@ int TimingStage::run(const supervisor::SupervisorOptions& supervisorOptions,
     runners.environment.emplace_back("KSCOPE_WRITABLE", supervisorOptions.scratchRoot.string());
   }
   const auto stopped = [this] { return stop(); };
-  if (!m_o.gpuIds.empty()) {  // --gpus: one runner per GPU, each seeing only its own, so each times alone
-    RunnerPool pool(runners, "timing-gpu", int(m_o.gpuIds.size()));
+  // A runner that is new (the first entry, or after a crash or timeout) is warmed before its entry when it
+  // shares its GPU: the profiler's first session (5-7 s on the H100) then runs under the shared lock, not
+  // inside a profile phase that holds the GPU alone while the other runners wait.
+  const auto warmIfNew = [](supervisor::RunnerSupervisor& runner, const protocol::Options& withLock) {
+    if (runner.runnerInfo()) return;
+    protocol::Request warm;
+    warm.id = "warm-up";
+    warm.op = protocol::Op::WarmUp;
+    warm.options = withLock;
+    runner.request(std::move(warm));
+  };
+  const bool shared = m_o.timingJobs > 1;
+  if (!m_o.gpuIds.empty()) {
+    // --gpus: --timing-jobs runners per GPU (default one), each seeing only its own GPU; the runners of one GPU
+    // share that GPU's lock (their checks side by side, each timing and profile alone on it). Runner w is on
+    // GPU w mod n, so the first n runners start one on every GPU.
+    const std::size_t gpus = m_o.gpuIds.size();
+    const int workers = int(gpus) * m_o.timingJobs;
+    RunnerPool pool(runners, "timing-gpu", workers);
     std::vector<std::vector<std::pair<std::string, std::string>>> perGpu;
-    for (const std::string& id : m_o.gpuIds) perGpu.push_back({{"CUDA_VISIBLE_DEVICES", id}});
+    std::vector<protocol::Options> perWorkerOptions;
+    for (int w = 0; w < workers; ++w) {
+      const std::string& id = m_o.gpuIds[std::size_t(w) % gpus];
+      perGpu.push_back({{"CUDA_VISIBLE_DEVICES", id}});
+      protocol::Options o = timingOptions;
+      if (shared) o.gpuShare = (supervisorOptions.scratchRoot / ("gpu-share-" + id + ".lock")).string();
+      perWorkerOptions.push_back(std::move(o));
+    }
     pool.setWorkerEnvironment(std::move(perGpu));
     pool.forEachOn(m_todo.size(), stopped,
                    [&](std::size_t i, supervisor::RunnerSupervisor& runner, int worker) {
-                     evaluate(i, runner, timingOptions, false, m_o.gpuIds[std::size_t(worker)]);
+                     const protocol::Options& o = perWorkerOptions[std::size_t(worker)];
+                     if (shared) warmIfNew(runner, o);
+                     evaluate(i, runner, o, shared, m_o.gpuIds[std::size_t(worker) % gpus]);
                    });
-    return m_failure;
-  }
-  {
+  } else {
     RunnerPool pool(runners, "timing", m_o.timingJobs);
     pool.forEach(m_todo.size(), stopped, [&](std::size_t i, supervisor::RunnerSupervisor& runner) {
-      // A runner that is new (the first entry, or after a crash or timeout) is warmed before its entry: the
-      // profiler's first session (5-7 s on the H100) then runs under the shared lock, not inside a profile
-      // phase that holds the GPU alone while the other runners wait.
-      if (m_o.timingJobs > 1 && !runner.runnerInfo()) {
-        protocol::Request warm;
-        warm.id = "warm-up";
-        warm.op = protocol::Op::WarmUp;
-        warm.options = timingOptions;
-        runner.request(std::move(warm));
-      }
-      evaluate(i, runner, timingOptions, m_o.timingJobs > 1);
+      if (shared) warmIfNew(runner, timingOptions);
+      evaluate(i, runner, timingOptions, shared);
     });
   }
   if (!m_retryAlone.empty() && !stop()) {
     std::sort(m_retryAlone.begin(), m_retryAlone.end());
+    // Out of GPU memory beside other runners: again with the GPU alone (with --gpus, the first GPU's)
     RunnerPool alone(supervisorOptions, "timing-alone", 1);
+    const std::string gpu = m_o.gpuIds.empty() ? std::string() : m_o.gpuIds.front();
+    if (!gpu.empty()) alone.setWorkerEnvironment({{{"CUDA_VISIBLE_DEVICES", gpu}}});
     alone.forEach(m_retryAlone.size(), stopped, [&](std::size_t k, supervisor::RunnerSupervisor& runner) {
-      evaluate(m_retryAlone[k], runner, options, false);
+      evaluate(m_retryAlone[k], runner, options, false, gpu);
     });
   }
   return m_failure;
@@ -487,7 +505,11 @@ int runBatch(BatchOptions& o) {
     }
     o.gpuIds = gpus.ids;
     std::cerr << "kscope batch: timing on " << gpus.ids.size() << " GPU" << (gpus.ids.size() == 1 ? "" : "s")
-              << " (" << gpus.source << "), one runner each\n";
+              << " (" << gpus.source << "), "
+              << (o.timingJobs == 1 ? std::string("one runner each")
+                                    : std::to_string(o.timingJobs) +
+                                          " runners each (checks side by side, each timing alone on its GPU)")
+              << "\n";
   }
   LoadedInput input = loadInput(o.file);
   if (!input.usable) return kExitFailure;
@@ -513,7 +535,8 @@ int runBatch(BatchOptions& o) {
   if (!openSinks(o, sinks)) return kExitFailure;
 
   const supervisor::ChosenMemoryLimit memory =
-      supervisor::chooseMemoryLimit(o.memoryLimitMiB, std::max({o.jobs, o.timingJobs, int(o.gpuIds.size())}));
+      supervisor::chooseMemoryLimit(o.memoryLimitMiB,
+                                    std::max({o.jobs, o.timingJobs * std::max(1, int(o.gpuIds.size()))}));
   std::cerr << "kscope batch: memory limit per runner " << memory.why << "\n";
   auto supervisorOptions = supervisor::clientSupervisorOptions(runner.path, o.device, memory.bytes);
   // Never started: the stages run their own runners (runner_pool.h) and cancel them on an interrupt; this
@@ -590,9 +613,8 @@ void addBatchCommand(CLI::App& app) {
                    "(default inside a Slurm array task or Kubernetes indexed job: from its environment)");
   command
       ->add_option("--gpus", o->gpus,
-                   "Time on one runner per GPU (CUDA_VISIBLE_DEVICES), each alone on its own: all, or ids "
-                   "such as 0,1,3 (all: $KSCOPE_GPU_LIST, else $CUDA_VISIBLE_DEVICES, else the driver's)")
-      ->excludes("--timing-jobs");
+                   "Time on every GPU listed, --timing-jobs runners on each (CUDA_VISIBLE_DEVICES): all, or "
+                   "ids such as 0,1,3 (all: $KSCOPE_GPU_LIST, else $CUDA_VISIBLE_DEVICES, else the driver's)");
   command->callback([o, out] {
     if (out->count() == 0 && !o->buildOnly) throw CLI::RequiredError("--out");
     exitCode() = runBatch(*o);

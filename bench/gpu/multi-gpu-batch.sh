@@ -4,11 +4,13 @@
 # order given (default: all of them):
 #
 #   build      configure and build kscope and kscope-runner (shared/gpu/README.md recipe)
+#   fixcheck   L2/37, L2/49, L2/87 with `--gpus 0` on an empty build cache (CuPy's cache, Inductor's workers)
 #   warm       a two-entry `--gpus all` batch (checks the per-GPU runners start; warms the page cache and
 #              the driver for both timed batches alike)
 #   one        the subset with `--gpus 0` (one timing runner, on GPU 0)
 #   all        the same subset with `--gpus all` (one timing runner per GPU)
 #   shared     the subset as a one-GPU batch runs by default: 4 runners on GPU 0, checks side by side
+#   all-shared the subset with `--gpus all --timing-jobs 4` (4 runners on each GPU, as `shared` on one)
 #   neighbour  one runner on GPU 0 evaluates NEIGHBOUR_TASK 5 times alone, then 5 times while
 #              `kscope batch --gpus 1` times the subset on GPU 1 (nvidia-smi samples both GPUs' load)
 #   report     bench/multi_gpu_report.py: the table of docs/multi-gpu.md
@@ -90,6 +92,9 @@ for stage in "${stages[@]}"; do
     log "build: exit $status"
     ((status == 0)) || { tail -40 "$OUT/build.log"; exit 1; }
     ;;
+  fixcheck)  # the programs containment broke in the first run, on a cold build cache (docs/security.md)
+    batch fixcheck "$data_dir/fixcheck.jsonl" --gpus 0
+    ;;
   warm)
     batch warm "$data_dir/warm.jsonl" --gpus "$(gpus_all)"
     ;;
@@ -101,6 +106,9 @@ for stage in "${stages[@]}"; do
     ;;
   shared)  # for comparison: the default one-GPU batch, 4 runners sharing GPU 0 (checks side by side)
     CUDA_VISIBLE_DEVICES=0 batch shared "$data_dir/subset.jsonl" --timing-jobs 4
+    ;;
+  all-shared)  # every GPU the way `shared` uses one: 4 runners on each
+    batch all-shared "$data_dir/subset.jsonl" --gpus "$(gpus_all)" --timing-jobs 4
     ;;
   neighbour)
     ((($(left)) > 60)) || { log "no time left for neighbour"; continue; }

@@ -53,6 +53,14 @@ std::vector<std::pair<std::string, std::string>> toolDirectories(const fs::path&
           {"TRITON_CACHE_DIR", (cacheRoot / "triton").string()},
           {"TORCHINDUCTOR_CACHE_DIR", (cacheRoot / "inductor").string()},
           {"PYTORCH_KERNEL_CACHE_PATH", (cacheRoot / "torch-kernels").string()},
+          // CuPy compiles into ~/.cupy by default, which Landlock refuses: L2/37 and L2/87 of the CUDA-L1
+          // release failed to load on two H200s (issue 20's run) where session 4 timed them
+          {"CUPY_CACHE_DIR", (cacheRoot / "cupy").string()},
+          // Inductor compiles Triton kernels in worker processes by default. A process the program starts
+          // cannot write its own /proc entry (only the runner's is writable), so CUDA does not start there
+          // and the worker fails ("Could not find an active GPU backend": L2/49 on a cold inductor cache,
+          // same run). One thread compiles in the runner instead; only compile time changes, nothing timed.
+          {"TORCHINDUCTOR_COMPILE_THREADS", "1"},
           {"PYTHONDONTWRITEBYTECODE", "1"}};
 }
 
@@ -63,7 +71,7 @@ protocol::Containment containCandidateProcess(const ContainmentPaths& paths) {
   const fs::path cache = fs::absolute(paths.cacheRoot, ec);
   for (const auto& [name, value] : toolDirectories(scratch, cache)) {
     setenv(name.c_str(), value.c_str(), 1);
-    if (name != "PYTHONDONTWRITEBYTECODE") fs::create_directories(value, ec);
+    if (fs::path(value).is_absolute()) fs::create_directories(value, ec);  // the folders, not the settings
   }
 
   const fs::path seals = buildSealsPath(cache);

@@ -17,12 +17,14 @@ struct ContainmentPaths {
 
 // Reads KSCOPE_WRITABLE (more folders, ':'-separated: the supervisor passes its scratch root) and
 // KSCOPE_CONTAINMENT ("off": no Landlock, seccomp or subreaper, reported as such), sets TMPDIR,
-// TORCH_EXTENSIONS_DIR, CUDA_CACHE_PATH, TRITON_CACHE_DIR, TORCHINDUCTOR_CACHE_DIR,
-// PYTORCH_KERNEL_CACHE_PATH and PYTHONDONTWRITEBYTECODE into scratch and cache, then contains this process.
+// TORCH_EXTENSIONS_DIR, CUDA_CACHE_PATH, TRITON_CACHE_DIR, TORCHINDUCTOR_CACHE_DIR, PYTORCH_KERNEL_CACHE_PATH,
+// CUPY_CACHE_DIR into scratch and cache, TORCHINDUCTOR_COMPILE_THREADS=1 (no compile workers: a process the
+// program starts cannot start CUDA under these rules) and PYTHONDONTWRITEBYTECODE, then contains this process.
 // Call it while the process has one thread: Landlock binds the calling thread and its later threads.
 protocol::Containment containCandidateProcess(const ContainmentPaths& paths);
 
-// The variables pointing tools into `scratchRoot` and `cacheRoot` (name, value).
+// The variables pointing tools into `scratchRoot` and `cacheRoot`, and the settings that keep them in this
+// process (name, value).
 std::vector<std::pair<std::string, std::string>> toolDirectories(const std::filesystem::path& scratchRoot,
                                                                  const std::filesystem::path& cacheRoot);
 

@@ -694,8 +694,8 @@ TEST_F(KscopeRunCli, ShardsAreDisjointResumableAndMergeBackIntoOneResult) {
   EXPECT_NE(r.err.find("kscope merge: missing: "), std::string::npos) << r.err;
 }
 
-// --gpus: one timing runner per listed GPU, each seeing only its own as CUDA_VISIBLE_DEVICES, and each line
-// naming it. On the CPU with a fake device list: the candidate is correct only when its runner saw a GPU of
+// --gpus: one timing runner per listed GPU (or --timing-jobs each), each seeing only its own as
+// CUDA_VISIBLE_DEVICES, and each line naming it. On the CPU with a fake device list: the candidate is correct only when its runner saw a GPU of
 // the list.
 TEST_F(KscopeRunCli, BatchGpusKeepsOneTimingRunnerPerGpu) {
   REQUIRE_RUNNER();
@@ -726,6 +726,18 @@ TEST_F(KscopeRunCli, BatchGpusKeepsOneTimingRunnerPerGpu) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   lines = jsonLines(two);
   ASSERT_EQ(lines.size(), 3u) << slurp(two);
+  for (const json& line : lines) {
+    EXPECT_TRUE(line["gpu"] == "3" || line["gpu"] == "5") << line["gpu"];
+    EXPECT_EQ(line["outcome"], "correct") << line["event"];
+  }
+  // --timing-jobs runners on each GPU: four runners, two per GPU, each pair sharing its GPU's lock.
+  const fs::path four = dir_ / "four.jsonl";
+  r = kscopeHere("batch " + quoted(run) + " --device cpu --trials 3 --seeds 2 --jobs 1 --no-store --gpus 3,5 " +
+                 "--timing-jobs 2 --out " + quoted(four));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("timing on 2 GPUs (--gpus), 2 runners each"), std::string::npos) << r.err;
+  lines = jsonLines(four);
+  ASSERT_EQ(lines.size(), 3u) << slurp(four);
   for (const json& line : lines) {
     EXPECT_TRUE(line["gpu"] == "3" || line["gpu"] == "5") << line["gpu"];
     EXPECT_EQ(line["outcome"], "correct") << line["event"];

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <string>
 #include <thread>
 
@@ -101,6 +102,23 @@ TEST(CleanEnvironment, KeepsWhatTheRunnerAndCudaReadAndDropsTheStoreAndSecrets) 
   EXPECT_EQ(
       std::find(more.begin(), more.end(), std::pair<std::string, std::string>{"PATH", "/bin"}) - more.begin(),
       0);
+}
+
+// Tools that cache per user (CuPy's ~/.cupy, Triton, Inductor, torch's extensions) are pointed into the build
+// cache, and Inductor compiles in the runner: its worker processes cannot start CUDA under the /proc rule
+// below (issue 20's run on two H200s: three CUDA-L1 programs failed to load or compile for these reasons).
+TEST(ToolDirectories, EveryToolCacheLiesInTheBuildCacheAndInductorCompilesInProcess) {
+  const fs::path scratch = "/s", cache = "/c";
+  std::map<std::string, std::string> vars;
+  for (const auto& [name, value] : toolDirectories(scratch, cache)) vars[name] = value;
+  for (const char* name : {"TORCH_EXTENSIONS_DIR", "CUDA_CACHE_PATH", "TRITON_CACHE_DIR", "TORCHINDUCTOR_CACHE_DIR",
+                           "PYTORCH_KERNEL_CACHE_PATH", "CUPY_CACHE_DIR"}) {
+    ASSERT_TRUE(vars.count(name)) << name;
+    EXPECT_EQ(fs::path(vars[name]).parent_path(), cache) << name;
+  }
+  EXPECT_EQ(fs::path(vars["TMPDIR"]).parent_path(), scratch);
+  EXPECT_EQ(vars["TORCHINDUCTOR_COMPILE_THREADS"], "1");
+  EXPECT_EQ(vars["PYTHONDONTWRITEBYTECODE"], "1");
 }
 
 TEST_F(SandboxTest, LandlockLetsWritesHappenOnlyUnderTheAllowedFolders) {
