@@ -325,6 +325,13 @@ class Judge {
       client_.write(protocol::tamperingError(
           current_->id, "its executor wrote an answer and then " + describe(status) + " before the request was over",
           current_->phase));
+    else if (current_ && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      // An executor exits 0 only at the end of its input, and the judge had not closed it: a program took
+      // over or closed the executor's channel (a courier killed with the answer in hand), or ended the
+      // process itself. Either way the request was not answered by the harness.
+      return tamper("its executor exited with status 0 in the middle of the request without answering; it "
+                    "does so only at the end of its input, which the judge had not closed: a program closed or "
+                    "took over its channel, or ended the process itself");
     endLike(status);
   }
 

@@ -6,7 +6,8 @@
 // executor_link.h) and the answer is acceptable (core/protocol/result_acceptance.h, against the judge's own
 // clock). Anything else the executor writes is tampering: a line that is no event, an event of another
 // request, a second answer, an event after the answer, output between requests, a line over 256 MiB, an
-// answer followed by the executor's end. The request is then answered with a `tampering` error quoting it
+// answer followed by the executor's end, an executor that exits 0 (its end of input) in the middle of a
+// request. The request is then answered with a `tampering` error quoting it
 // (runner_exits), the executor is killed and the judge exits kExitTampering; output between requests is
 // reported on the next request. When the executor ends on its own, the judge ends the same way (its exit
 // status, or the same signal), so the supervisor's crash reports read as they did with one process.
