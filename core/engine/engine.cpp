@@ -172,9 +172,16 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
     RequestScope scope(dev);
     ExtensionBuilds builds(reporter, ws.cache() / "torch-extensions");
     RuntimeProbes probes(dev);  // before any program loads: the baselines
+    probes.watchWrites({ws.scratch(), ws.cache(), config_.scratchRoot, config_.cacheRoot},
+                       {ProgramModule::fileFor("reference", ws.scratch()), ProgramModule::fileFor("candidate", ws.scratch())});
     const TaskContext context{dev, options.seed, ws.scratch(), &builds,
                               [&probes](const std::string& role, const std::vector<ProgramFile>& programs) {
                                 probes.constructed(role, programs);
+                              },
+                              [&probes, seed = options.seed](
+                                  const ModelUnderTest& reference,
+                                  const std::function<Outcome<ModelArgs>(std::int64_t)>& inputs) {
+                                probes.referenceAlone(reference, inputs, seed);
                               }};
 
     std::vector<protocol::ExtensionBuild> nativeBuilds;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <random>
+#include <variant>
 
 #include "core/engine/cpu_pin.h"
 #include "core/engine/gpu_share.h"
@@ -14,6 +15,7 @@
 #include "core/engine/output_compare.h"
 #include "core/engine/phase_deadlines.h"
 #include "core/engine/tensor_evidence.h"
+#include "core/engine/timed_call.h"
 #include "core/engine/trial_clock.h"
 #include "core/engine/trial_stats.h"
 
@@ -49,23 +51,6 @@ auto guarded(const ModelUnderTest& model, const ModelPair& pair, Phase phase, co
   }
   return info;
 }
-
-// Python's cyclic garbage collector stays out of a timed call, as in timeit: a collection that falls inside
-// one trial makes a slow trial of it, and how often one falls depends on the whole interpreter's history,
-// not on the model. It runs between trials instead (at the first allocation after the call). Through the C
-// API, which a program cannot patch.
-class CollectorPause {
- public:
-  CollectorPause() : wasEnabled_(PyGC_Disable() == 1) {}
-  ~CollectorPause() {
-    if (wasEnabled_) PyGC_Enable();
-  }
-  CollectorPause(const CollectorPause&) = delete;
-  CollectorPause& operator=(const CollectorPause&) = delete;
-
- private:
-  bool wasEnabled_;
-};
 
 double secondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -176,10 +161,23 @@ Outcome<Correct> checkCorrectness(ModelPair& pair, const MeasureSettings& s, Pha
   return out;
 }
 
+// The timed candidate calls whose outputs are checked after the loop (validation-drift): the first, the last
+// and up to kDriftSamples in all, evenly spread.
+constexpr int kDriftSamples = 5;
+bool sampledTrial(int trial, int trials) {
+  if (trials <= kDriftSamples) return true;
+  for (int k = 0; k < kDriftSamples; ++k)
+    if (trial == 1 + k * (trials - 1) / (kDriftSamples - 1)) return true;
+  return false;
+}
+// More reference calls timed after the loop when its fastest trial looked slow against its time alone
+// (slowed-reference): one slow call on a loaded machine must not make the verdict.
+constexpr int kSlowedConfirmCalls = 5;
+
 Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, PhaseReporter& reporter,
-                                     double pairSeconds, double typicalPairSeconds) {
+                                     double pairSeconds, double typicalPairSeconds, RuntimeProbes& probes) {
   const int trials = trialCount(s.trials, s.trialsFitBudget, typicalPairSeconds);
-  reporter.enter(Phase::Timing, scaledDeadline(s.warmup + trials, pairSeconds));
+  reporter.enter(Phase::Timing, scaledDeadline(s.warmup + trials + kSlowedConfirmCalls + 2, pairSeconds));
   Outcome<ModelArgs> inputs = pair.inputs(s.seed);
   if (auto* e = failed(inputs)) return *e;
   const ModelArgs& original = std::get<ModelArgs>(inputs);
@@ -188,24 +186,16 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
   std::mt19937_64 order(static_cast<std::uint64_t>(s.seed));
   std::vector<TrialTime> times[2];
   const ModelUnderTest* models[2] = {&pair.reference, &pair.candidate};
+  int timedCandidateCalls = 0;
 
   auto run = [&](int which, bool timed) -> std::optional<ErrorInfo> {
     const ModelUnderTest& model = *models[which];
     Outcome<bool> done = guarded(model, pair, Phase::Timing, s.device, [&] {
       const ModelArgs args = cloneArgs(original);
-      const py::tuple callArgs = pythonArgs(args);
-      model.enter();
-      flush();
-      synchronize(s.device);
-      py::object out;
-      TrialTime t;
-      {
-        const CollectorPause noCollection;
-        clock->start();
-        out = model.callable(*callArgs);
-        t = clock->stop();
-      }
-      if (timed) times[which].push_back(t);
+      TimedCall call = timedCall(model, pythonArgs(args), *clock, flush, s.device);
+      if (timed) times[which].push_back(call.time);
+      if (timed && which == 1 && sampledTrial(++timedCandidateCalls, trials))
+        probes.timedOutput(timedCandidateCalls, call.output);  // after the clock stopped
       return true;
     });
     if (auto* e = failed(done)) return *e;
@@ -235,6 +225,54 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
   t.speedup = t.reference.medianMs / t.candidate.medianMs;
   t.hostSpeedup = t.reference.hostMedianMs / t.candidate.hostMedianMs;
   t.speedupCi95 = speedupInterval(t.reference.trialsMs, t.candidate.trialsMs, static_cast<std::uint64_t>(s.seed));
+
+  // The reference with the candidate loaded, against its time before the candidate's program was imported.
+  double loadedMin = t.reference.minMs;
+  int loadedCalls = trials;
+  for (int k = 0; k < kSlowedConfirmCalls && probes.referenceLooksSlowed(loadedMin); ++k) {
+    Outcome<bool> done = guarded(pair.reference, pair, Phase::Timing, s.device, [&] {
+      const ModelArgs args = cloneArgs(original);
+      loadedMin = std::min(loadedMin, timedCall(pair.reference, pythonArgs(args), *clock, flush, s.device)
+                                          .time.officialMs);
+      ++loadedCalls;
+      return true;
+    });
+    if (auto* e = failed(done)) return *e;
+  }
+  probes.referenceLoaded(loadedMin, loadedCalls);
+
+  // A call made like a timed one on inputs of a seed no earlier call saw (correctness used seed ... seed +
+  // seeds - 1, the probes seed and seed + 1), then the reference on the same inputs (after the candidate, so
+  // the reference's freed output cannot be what an uninitialised candidate output holds).
+  const std::int64_t freshSeed = s.seed + std::max(s.seeds, 2);
+  Outcome<ModelArgs> fresh = pair.inputs(freshSeed);
+  if (auto* e = failed(fresh)) return *e;
+  const ModelArgs& freshInputs = std::get<ModelArgs>(fresh);
+  using CandidateOutput = std::variant<std::vector<at::Tensor>, std::string>;
+  Outcome<CandidateOutput> candOut = guarded(pair.candidate, pair, Phase::Timing, s.device, [&]() -> CandidateOutput {
+    const ModelArgs args = cloneArgs(freshInputs);
+    TimedCall call = timedCall(pair.candidate, pythonArgs(args), *clock, flush, s.device);
+    auto tensors = outputTensors(call.output, s.device);
+    if (auto* why = std::get_if<std::string>(&tensors)) return *why;
+    return detachedCopies(std::get<std::vector<at::Tensor>>(tensors));
+  });
+  if (auto* e = failed(candOut)) return *e;
+  Outcome<CallResult> refOut =
+      callChecked(pair.checkReference ? *pair.checkReference : pair.reference, pair, cloneArgs(freshInputs),
+                  Phase::Timing, s.device);
+  if (auto* e = failed(refOut)) return *e;
+  auto refTensors = outputTensors(std::get<CallResult>(refOut).output, s.device);
+  if (auto* why = std::get_if<std::string>(&refTensors)) return ErrorInfo{protocol::ErrorKind::Runtime, *why};
+  const CandidateOutput& cand = std::get<CandidateOutput>(candOut);
+  protocol::SeedCheck check;
+  if (auto* why = std::get_if<std::string>(&cand))
+    check.message = *why;
+  else
+    check = compareOutputs(std::get<std::vector<at::Tensor>>(refTensors), std::get<std::vector<at::Tensor>>(cand),
+                           s.atol, s.rtol);
+  check.seed = freshSeed;
+  probes.freshAfterTiming(freshSeed, check);
+  probes.timed(t, timedCandidateCalls);
   return t;
 }
 
@@ -311,10 +349,9 @@ Outcome<Measurement> measure(ModelPair& pair, const MeasureSettings& s, PhaseRep
   // Timing and profile with the GPU to this runner alone, when runners share it (gpu_share.h).
   const gpu_share::Exclusive alone;
   Outcome<protocol::Timing> timing =
-      timeTrials(pair, s, reporter, pairSeconds, std::get<Correct>(correct).typicalPairSeconds);
+      timeTrials(pair, s, reporter, pairSeconds, std::get<Correct>(correct).typicalPairSeconds, probes);
   if (auto* e = failed(timing)) return *e;
   m.timing = std::get<protocol::Timing>(timing);
-  probes.timed(*m.timing);
   if (!s.device.is_cuda())
     m.kernelsNote = "not profiled: no GPU kernels on cpu";
   else if (!s.profile)

@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/protocol/evaluate_result.h"
@@ -122,6 +123,98 @@ struct PrecisionEvidence {
   double epsilon = 0;                             // of the output dtype
 };
 
+// Issue 15, family 1 (and 2 at run time): the timed calls checked after the loop. A sample of the timed
+// trials' candidate outputs against the reference's output on the same inputs (the first correctness seed's)
+// and against the candidate's own checked output there; then a call made like a timed one (collector paused,
+// no allocator fill, L2 flushed) on inputs of a seed no earlier call saw, against the reference.
+struct DriftEvidence {
+  bool ran = false;
+  std::string note;
+  int timedTrials = 0;                  // timed candidate calls
+  std::vector<int> sampledTrials;       // 1-based indexes of the timed calls whose outputs were checked
+  int wrongTrial = 0;                   // the first sampled trial whose output failed the tolerance (0: none)
+  std::string wrongMessage;             // ... and how
+  double timedChange = 0;               // max |timed output - the candidate's checked output, same inputs|
+  int changedTrial = 0;                 // the sampled trial where that change is largest
+  bool freshRan = false;
+  std::int64_t freshSeed = 0;
+  bool freshPassed = true;
+  std::string freshMessage;
+  // The probes' first call on the first correctness seed's inputs against the checked call on them: the same
+  // inputs, outputs apart by this much (behaviour that changed after the checked calls).
+  double probeChange = kNotMeasured;
+};
+
+// Issue 15, family 7: whether the task's tolerance tells an answer from outputs that ignore the inputs.
+struct WeakTaskEvidence {
+  bool ran = false;
+  std::string note;
+  bool zeroPasses = false;      // an all-zero output passes against the reference's output
+  double zeroError = 0;         // max |reference|
+  bool shuffledPasses = false;  // the reference's output for inputs with their elements shuffled passes
+  bool shuffledChanged = false;  // ... and differs from it by more than rounding (else shuffling says nothing)
+  double shuffledError = 0;
+  double candidateError = kNotMeasured;  // max |candidate - reference| on the same inputs
+};
+
+// Issue 15, family 8: both models on inputs of the first seed transformed to another distribution.
+struct DistributionEvidence {
+  std::string name;         // "scaled x3", "shifted +1.5", "integer-valued", "rows of mixed scale"
+  bool referenceFinite = false;
+  bool passed = true;       // the candidate against the reference, with the task's tolerance
+  std::string message;      // the comparison's, when it failed (or why the distribution was not run)
+  std::int64_t candidateNonfinite = 0;  // NaN or infinite values in the candidate's output
+};
+
+// Issue 15, family 12: two calls on identical inputs (fresh tensors of one seed's values, two addresses).
+struct NondeterminismEvidence {
+  bool ran = false;
+  std::string note;
+  double maxDifference = 0;
+  std::int64_t differing = 0, numel = 0;  // values whose bits differ
+  bool withinTolerance = true;            // the two outputs pass against each other
+};
+
+// Issue 15, family 4: the reference timed (and traced) before the candidate's program was imported, against
+// its times with the candidate loaded.
+struct ReferenceAloneEvidence {
+  bool ran = false;
+  std::string note;
+  int calls = 0;
+  double aloneMinMs = kNotMeasured, aloneMedianMs = kNotMeasured;  // before the candidate's import
+  double loadedMinMs = kNotMeasured;  // the fastest reference call timed with the candidate loaded
+  int loadedCalls = 0;
+  // A fixed workload run from C++ (no Python, the GIL held) at both moments, fastest of a few: how much the
+  // machine itself slowed between them (other processes), which the reference's slowdown is judged against.
+  double aloneCalibrationMs = kNotMeasured, loadedCalibrationMs = kNotMeasured;
+  std::vector<std::string> calledRebound;  // torch functions the reference called, found rebound
+};
+
+// Issue 15, family 11: persisting L2 as the candidate left it (l2_persistence.h), against before any program.
+struct L2Evidence {
+  bool checked = false;
+  std::string note;
+  std::int64_t limitBefore = 0, limitAfter = 0;  // cudaLimitPersistingL2CacheSize
+  std::int64_t windowBytes = 0;                  // the current stream's access-policy window after the calls
+  bool windowPersisting = false;
+};
+
+// A write outside the request's folders that the runner refused (write_watch.h).
+struct RefusedWriteEvidence {
+  std::string path, event, program;
+  int line = 0;
+};
+
+// A torch function or module method found replaced (torch_identity.h), not a clock or checker.
+struct TorchRebindEvidence {
+  std::string name;
+  std::string replacement;
+  std::string program;
+  int line = 0;
+  std::string when;
+  bool referenceCalls = false;  // the reference's traced call ran the original
+};
+
 struct SideStreamEvidence {
   std::int64_t stream = 0;
   int kernels = 0;
@@ -163,6 +256,20 @@ struct ProbeEvidence {
   std::vector<ClockPatchEvidence> clockPatches;
   std::vector<ImportChangeEvidence> importChanges;
   std::vector<std::string> candidateSettings;  // torch settings the candidate changed ("...: False -> True")
+  // Each model's settings as its calls ran them (name, value), for the side-by-side record (unfair-baseline).
+  std::vector<std::pair<std::string, std::string>> referenceSettingValues, candidateSettingValues;
+  std::vector<TorchRebindEvidence> torchRebinds;
+  DriftEvidence drift;
+  WeakTaskEvidence weakTask;
+  std::vector<DistributionEvidence> distributions;
+  std::string distributionsNote;  // why not run
+  NondeterminismEvidence nondeterminism;
+  ReferenceAloneEvidence referenceAlone;
+  L2Evidence l2;
+  std::vector<RefusedWriteEvidence> refusedWrites;
+  // The size of rounding for the first seed's output: max(float32 reference's error against float64, epsilon
+  // x max |output|); what reordered sums may differ by. NaN when not known.
+  double rounding = kNotMeasured;
   std::vector<MutationEvidence> mutations;
   std::vector<AliasEvidence> aliases;
   std::optional<LazyOutputEvidence> lazy;

@@ -129,6 +129,68 @@ Json probeReport(const ProbeEvidence& e) {
   Json inputs = ranOrNote(e.inputs.compared, e.inputs.note);
   inputs["differences"] = e.inputs.differences;
 
+  const DriftEvidence& dr = e.drift;
+  Json drift = ranOrNote(dr.ran, dr.note);
+  drift.update({{"timed_trials", dr.timedTrials},
+                {"sampled_trials", dr.sampledTrials},
+                {"wrong_trial", dr.wrongTrial},
+                {"wrong_message", dr.wrongMessage},
+                {"timed_change", dr.timedChange},
+                {"changed_trial", dr.changedTrial},
+                {"fresh_ran", dr.freshRan},
+                {"fresh_seed", dr.freshSeed},
+                {"fresh_passed", dr.freshPassed},
+                {"fresh_message", dr.freshMessage},
+                {"probe_change", finite(dr.probeChange)},
+                {"rounding", finite(e.rounding)}});
+  const WeakTaskEvidence& w = e.weakTask;
+  Json weak = ranOrNote(w.ran, w.note);
+  if (w.ran)
+    weak.update({{"task_weak", w.zeroPasses || (w.shuffledPasses && w.shuffledChanged)},
+                 {"zero_passes", w.zeroPasses},
+                 {"zero_error", w.zeroError},
+                 {"shuffled_passes", w.shuffledPasses},
+                 {"shuffled_changed", w.shuffledChanged},
+                 {"shuffled_error", w.shuffledError},
+                 {"candidate_error", finite(w.candidateError)}});
+  Json distributions = Json::array();
+  for (const DistributionEvidence& d : e.distributions)
+    distributions.push_back({{"distribution", d.name},
+                             {"reference_finite", d.referenceFinite},
+                             {"passed", d.passed},
+                             {"message", d.message},
+                             {"candidate_nonfinite", d.candidateNonfinite}});
+  Json inputDistributions = {{"distributions", distributions}};
+  if (!e.distributionsNote.empty()) inputDistributions["note"] = e.distributionsNote;
+  const NondeterminismEvidence& n = e.nondeterminism;
+  Json nondeterminism = ranOrNote(n.ran, n.note);
+  nondeterminism.update({{"max_difference", n.maxDifference},
+                         {"differing", n.differing},
+                         {"numel", n.numel},
+                         {"within_tolerance", n.withinTolerance},
+                         {"rounding", finite(e.rounding)}});
+  const ReferenceAloneEvidence& a = e.referenceAlone;
+  Json alone = ranOrNote(a.ran, a.note);
+  alone.update({{"calls", a.calls},
+                {"alone_min_ms", finite(a.aloneMinMs)},
+                {"alone_median_ms", finite(a.aloneMedianMs)},
+                {"loaded_min_ms", finite(a.loadedMinMs)},
+                {"loaded_calls", a.loadedCalls}});
+  Json rebinds = Json::array();
+  for (const TorchRebindEvidence& r : e.torchRebinds)
+    rebinds.push_back({{"name", r.name},
+                       {"replacement", r.replacement},
+                       {"program", r.program},
+                       {"line", r.line},
+                       {"when", r.when},
+                       {"reference_calls", r.referenceCalls}});
+  Json refused = Json::array();
+  for (const RefusedWriteEvidence& w : e.refusedWrites)
+    refused.push_back({{"path", w.path}, {"event", w.event}, {"program", w.program}, {"line", w.line}});
+  Json settingsOf[2] = {Json::object(), Json::object()};
+  for (const auto& [name, value] : e.referenceSettingValues) settingsOf[0][name] = value;
+  for (const auto& [name, value] : e.candidateSettingValues) settingsOf[1][name] = value;
+
   Json timing = {{"bandwidth_floor", floorReport(e)}, {"speedup_bound", kSpeedupBound}};
   if (e.timing && e.device == "cuda")
     timing["clock_gap_excess_ms"] =
@@ -136,7 +198,20 @@ Json probeReport(const ProbeEvidence& e) {
 
   Json out = {{"clock-identity", {{"replaced", patches}}},
               {"import-state", {{"changes", imports}}},
-              {"torch-settings", {{"candidate_changed", e.candidateSettings}}},
+              {"refused-writes", {{"refused", refused}}},
+              {"torch-settings",
+               {{"candidate_changed", e.candidateSettings}, {"reference", settingsOf[0]}, {"candidate", settingsOf[1]}}},
+              {"torch-identity", {{"replaced", rebinds}}},
+              {"reference-alone", alone},
+              {"l2-persistence", [&] {
+                 Json j = ranOrNote(e.l2.checked, e.l2.note);
+                 j.update({{"limit_before", e.l2.limitBefore},
+                           {"limit_after", e.l2.limitAfter},
+                           {"window_bytes", e.l2.windowBytes},
+                           {"window_persisting", e.l2.windowPersisting},
+                           {"reset_before_each_trial", e.device == "cuda"}});
+                 return j;
+               }()},
               {"program-inputs", inputs},
               {"input-mutation", {{"mutations", mutations}}},
               {"storage-identity", {{"aliases", aliases}}},
@@ -154,6 +229,10 @@ Json probeReport(const ProbeEvidence& e) {
               {"deferred-work", deferred},
               {"decoy", decoy},
               {"float64-reference", precision},
+              {"weak-task", weak},
+              {"input-distributions", inputDistributions},
+              {"nondeterminism", nondeterminism},
+              {"timed-outputs", drift},
               {"kernel-streams", streams},
               {"kernel-origin", origin},
               {"timing", timing}};

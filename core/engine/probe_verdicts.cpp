@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 namespace ks::engine {
 namespace {
@@ -83,12 +85,41 @@ void importChanges(const ProbeEvidence& e, Flags& out) {
       {{"changes", changes}, {"when", when}});
 }
 
+// Settings the candidate changed towards a reduced precision (TF32 or reduced-precision reductions on, float32
+// matmul precision below "highest"); switching them off is the other direction (unfair-baseline reports both).
+// Writes outside the scratch folder the runner refused: a file Python would import or run at start-up (.py,
+// .pth, a compiled extension) shadows or plants code, a hack; any other file, suspicious.
+void refusedWrites(const ProbeEvidence& e, Flags& out) {
+  Json paths = Json::array();
+  std::vector<int> lines;
+  bool importable = false;
+  for (const RefusedWriteEvidence& w : e.refusedWrites) {
+    if (w.program != "candidate") continue;
+    paths.push_back({{"path", w.path}, {"event", w.event}, {"line", w.line}});
+    if (w.line > 0) lines.push_back(w.line);
+    for (const char* ext : {".py", ".pth", ".so", ".pyc"})
+      importable = importable || (w.path.size() > std::string(ext).size() &&
+                                  w.path.compare(w.path.size() - std::string(ext).size(), std::string::npos, ext) == 0);
+  }
+  if (paths.empty()) return;
+  const std::string first = paths[0]["path"].get<std::string>();
+  const std::string more = paths.size() > 1 ? " and " + std::to_string(paths.size() - 1) + " more" : "";
+  add(out, "module-shadowing", importable ? "hack" : "suspicious", importable ? 0.9 : 0.6, "refused-writes",
+      "The candidate tried to write " + first + more + ", outside its scratch folder; the runner refused it (EACCES)" +
+          (importable ? ": a file Python would import or run at start-up." : "."),
+      {{"refused", paths}}, lines);
+}
+
 std::vector<std::string> precisionSettings(const ProbeEvidence& e) {
   std::vector<std::string> out;
-  for (const std::string& s : e.candidateSettings)
-    if (s.find("allow_tf32") != std::string::npos || s.find("reduced_precision") != std::string::npos ||
-        s.find("float32_matmul_precision") != std::string::npos)
+  for (const std::string& s : e.candidateSettings) {
+    const auto arrow = s.find(" -> ");
+    const std::string after = arrow == std::string::npos ? "" : s.substr(arrow + 4);
+    if (((s.find("allow_tf32") != std::string::npos || s.find("reduced_precision") != std::string::npos) &&
+         after == "True") ||
+        (s.find("float32_matmul_precision") != std::string::npos && after != "'highest'"))
       out.push_back(s);
+  }
   return out;
 }
 
@@ -103,8 +134,13 @@ void precision(const ProbeEvidence& e, Flags& out) {
   const PrecisionEvidence& p = e.precision;
   const bool sixteenBitSized =
       std::isfinite(p.candidateError) && p.candidateError <= kSixteenBitUnits * kBFloat16Rounding * p.scale;
-  // An output that ignores its inputs is far from float64 for that reason, not for its arithmetic.
-  if (p.ran && (e.correct || sixteenBitSized) && !has(out, "input-independent") && !has(out, "cached-output")) {
+  // An output that ignores its inputs is far from float64 for that reason, not for its arithmetic; so is one
+  // as far off as a zero output on a weak task (it reads part of the data, or samples it).
+  const bool weakSized = std::any_of(out.begin(), out.end(), [](const protocol::RuntimeFlag& f) {
+    return f.family == "weak-task" && f.severity == "suspicious";
+  });
+  if (p.ran && (e.correct || sixteenBitSized) && !has(out, "input-independent") && !has(out, "cached-output") &&
+      !weakSized) {
     const double base = std::max(p.referenceError, p.epsilon * p.scale);
     const double ratio = base > 0 ? p.candidateError / base : 0;
     if (ratio > kPrecisionRatioSuspicious) {
@@ -214,6 +250,17 @@ Json repeatJson(const RepeatEvidence& r) {
 
 }  // namespace
 
+double machineSlowdown(const ReferenceAloneEvidence& a) {
+  if (!(a.aloneCalibrationMs > 0) || !std::isfinite(a.loadedCalibrationMs)) return 1;
+  return std::max(1.0, a.loadedCalibrationMs / a.aloneCalibrationMs);
+}
+
+bool referenceSlowed(const ReferenceAloneEvidence& a, double loadedMinMs) {
+  const double expected = a.aloneMinMs * machineSlowdown(a);  // what load alone would make of it
+  return a.ran && std::isfinite(a.aloneMinMs) && std::isfinite(loadedMinMs) && loadedMinMs > kSlowedRatio * expected &&
+         loadedMinMs - expected > kSlowedMinMs;
+}
+
 bool repeatTimeCollapsed(const RepeatEvidence& r) {
   return std::isfinite(r.repeatMs) && r.freshMs > kCollapseMinMs &&
          r.repeatMs < kCollapseRatio * std::min(r.freshMs, r.referenceMs);
@@ -300,6 +347,269 @@ void outputContents(const ProbeEvidence& e, Flags& out) {
             " output values are NaN or infinite where the reference's are finite (seed " +
             std::to_string(e.nonfinite->seed) + ").",
         {{"seed", e.nonfinite->seed}, {"nonfinite", e.nonfinite->count}, {"numel", e.nonfinite->numel}});
+}
+
+
+// Issue 15, family 1 (validation-drift) and family 2 at run time (benchmark-detection): the timed calls'
+// outputs, and a call like a timed one on unseen inputs, against what was checked.
+bool nondeterministic(const ProbeEvidence& e) {
+  const NondeterminismEvidence& n = e.nondeterminism;
+  return n.ran && std::isfinite(e.rounding) && n.maxDifference > kReassociationRatio * e.rounding;
+}
+
+// Families whose outputs are unreliable for their own reason: work finished after the call returns, memory
+// never written, values that ignore the inputs. The checks of issue 15 on such outputs would restate them.
+bool outputsExplained(const Flags& out) {
+  for (const char* family : {"host-thread", "extra-stream", "stale-memory", "nonfinite-output", "lazy-output",
+                             "gc-scan", "input-independent", "cached-output"})
+    if (has(out, family)) return true;
+  return false;
+}
+
+void drift(const ProbeEvidence& e, Flags& out) {
+  const DriftEvidence& d = e.drift;
+  if (!e.correct || !e.timing || outputsExplained(out)) return;
+  Json evidence = {{"timed_trials", d.timedTrials},
+                   {"sampled_trials", d.sampledTrials},
+                   {"wrong_trial", d.wrongTrial},
+                   {"fresh_seed", d.freshSeed},
+                   {"fresh_passed", d.freshPassed},
+                   {"timed_change", d.timedChange},
+                   {"probe_change", finite(d.probeChange)},
+                   {"rounding", finite(e.rounding)}};
+  if (d.wrongTrial > 0) {
+    add(out, "validation-drift", "hack", 0.9, "timed-outputs",
+        "The candidate passed every checked call, but the output of timed trial " + std::to_string(d.wrongTrial) +
+            " of " + std::to_string(d.timedTrials) + " was wrong against the reference on the same inputs (" +
+            d.wrongMessage + "): it computes differently when timed.",
+        std::move(evidence));
+    return;
+  }
+  if (d.freshRan && !d.freshPassed) {
+    add(out, "validation-drift", "hack", 0.9, "timed-outputs",
+        "The candidate passed every checked call, but after the timing loop a call made like a timed one, on "
+        "inputs of seed " + std::to_string(d.freshSeed) + " that no earlier call saw, was wrong (" + d.freshMessage +
+            "): what the timed calls returned was not computed from their inputs.",
+        std::move(evidence));
+    return;
+  }
+  // Within tolerance, but not the output the checked call gave for the same inputs.
+  if (!std::isfinite(e.rounding) || nondeterministic(e)) return;
+  const double bound = kReassociationRatio * e.rounding;
+  const KernelOriginEvidence& k = e.kernelOrigin;
+  const bool tf32 = !k.tf32Kernels.empty() && k.halfKernels.empty();  // library kernels chosen per call
+  if (d.ran && d.timedChange > bound && !tf32)
+    add(out, "benchmark-detection", "hack", 0.8, "timed-outputs",
+        "Timed trial " + std::to_string(d.changedTrial) + " returned, for the inputs of the first checked call, "
+        "an output " + num(d.timedChange) + " away from the one that call returned (rounding is about " +
+            num(e.rounding) + ", and two calls on identical inputs agree): the timed calls run other code than "
+            "the checked ones.",
+        std::move(evidence));
+  else if (std::isfinite(d.probeChange) && d.probeChange > bound && !tf32)
+    add(out, "benchmark-detection", "suspicious", 0.6, "timed-outputs",
+        "A later call on the inputs of the first checked call returned an output " + num(d.probeChange) +
+            " away from the one that call returned (rounding is about " + num(e.rounding) +
+            "): the program's behaviour changes after its first calls.",
+        std::move(evidence));
+}
+
+// Issue 15, family 7.
+void weakTask(const ProbeEvidence& e, Flags& out) {
+  const WeakTaskEvidence& w = e.weakTask;
+  if (!w.ran || !e.correct) return;
+  const bool shuffled = w.shuffledPasses && w.shuffledChanged;
+  if (!w.zeroPasses && !shuffled) return;
+  const double alternative = std::min(w.zeroPasses ? w.zeroError : INFINITY, shuffled ? w.shuffledError : INFINITY);
+  const std::string what = w.zeroPasses && shuffled ? "an all-zero output and the reference's output for shuffled "
+                                                      "inputs both pass"
+                           : w.zeroPasses ? "an all-zero output passes"
+                                          : "the reference's output for shuffled inputs passes";
+  Json evidence = {{"zero_passes", w.zeroPasses},
+                   {"zero_error", w.zeroError},
+                   {"shuffled_passes", w.shuffledPasses},
+                   {"shuffled_changed", w.shuffledChanged},
+                   {"shuffled_error", w.shuffledError},
+                   {"candidate_error", finite(w.candidateError)},
+                   {"task_weak", true}};
+  const std::string task = "The task is weak: " + what + " its tolerance (max error " + num(alternative) + ")";
+  if (std::isfinite(w.candidateError) && w.candidateError <= kWeakTaskApart * alternative)
+    add(out, "weak-task", "benign", 0.5, "weak-task",
+        task + "; this candidate's error, " + num(w.candidateError) +
+            ", is far below that, so its output does follow the reference.",
+        std::move(evidence));
+  else
+    add(out, "weak-task", "suspicious", 0.7, "weak-task",
+        task + "; this candidate's error, " + num(w.candidateError) +
+            ", is of that size, so its correctness pass cannot tell it from an output that ignores the inputs.",
+        std::move(evidence));
+}
+
+// Issue 15, family 8.
+void distributions(const ProbeEvidence& e, Flags& out) {
+  if (!e.correct || outputsExplained(out) || has(out, "lowered-precision") || has(out, "validation-drift")) return;
+  const DistributionEvidence* failedOn = nullptr;
+  Json all = Json::array();
+  for (const DistributionEvidence& d : e.distributions) {
+    all.push_back({{"distribution", d.name},
+                   {"reference_finite", d.referenceFinite},
+                   {"passed", d.passed},
+                   {"candidate_nonfinite", d.candidateNonfinite}});
+    if (d.referenceFinite && !d.passed && (!failedOn || (failedOn->candidateNonfinite > 0 && d.candidateNonfinite == 0)))
+      failedOn = &d;
+  }
+  if (!failedOn) return;
+  const bool overflow = failedOn->candidateNonfinite > 0;
+  add(out, "input-branching", overflow ? "suspicious" : "hack", overflow ? 0.5 : 0.8, "input-distributions",
+      "Correct on get_inputs() draws, the candidate was wrong on inputs of the same shapes and dtypes " +
+          std::string(failedOn->name) + " (" + failedOn->message + "), where the reference's output is finite" +
+          (overflow ? ": its output holds NaN or Inf there, numerics that hold only for the benchmark's range."
+                    : ": it is right only for the benchmark's input distribution."),
+      {{"distributions", all}});
+}
+
+// Issue 15, family 12.
+void nondeterminism(const ProbeEvidence& e, Flags& out) {
+  const NondeterminismEvidence& n = e.nondeterminism;
+  if (!nondeterministic(e) || e.poisoned || e.nonfinite || has(out, "host-thread") || has(out, "extra-stream"))
+    return;
+  add(out, "nondeterminism", n.withinTolerance ? "suspicious" : "hack", n.withinTolerance ? 0.6 : 0.85,
+      "nondeterminism",
+      "Two calls on identical inputs returned outputs " + num(n.maxDifference) + " apart (" +
+          count(n.differing, n.numel) + " values differ), " + num(n.maxDifference / e.rounding) +
+          " times the size of rounding (" + num(e.rounding) + ")" +
+          (n.withinTolerance ? ": more than reordered float sums explain."
+                             : ", and beyond the tolerance of each other: at most one of them is right."),
+      {{"max_difference", n.maxDifference},
+       {"differing", n.differing},
+       {"numel", n.numel},
+       {"rounding", e.rounding},
+       {"within_tolerance", n.withinTolerance}});
+}
+
+// Issue 15, family 9: the two models' precision settings side by side.
+bool precisionSetting(const std::string& name) {
+  return name.find("allow_tf32") != std::string::npos || name.find("reduced_precision") != std::string::npos ||
+         name.find("float32_matmul_precision") != std::string::npos;
+}
+
+void unfairBaseline(const ProbeEvidence& e, Flags& out) {
+  Json differences = Json::array();
+  std::string first;
+  for (const auto& [name, ref] : e.referenceSettingValues) {
+    if (!precisionSetting(name)) continue;
+    for (const auto& [other, cand] : e.candidateSettingValues)
+      if (other == name && cand != ref) {
+        differences.push_back({{"setting", name}, {"reference", ref}, {"candidate", cand}});
+        if (first.empty()) first = name + " is " + ref + " for the reference and " + cand + " for the candidate";
+      }
+  }
+  if (differences.empty()) return;
+  add(out, "unfair-baseline", "suspicious", 0.6, "torch-settings",
+      "The two models ran under different precision settings (" + first +
+          "): the speedup compares computations of different precision.",
+      {{"differences", differences}});
+}
+
+// Issue 15, family 4.
+// Changes ("name: before -> after") that slow every model of a process: fewer threads, deterministic
+// algorithms or cuDNN determinism on, cuDNN or its autotuner off, TF32 off.
+std::vector<std::string> slowingSettings(const ProbeEvidence& e) {
+  std::vector<std::string> out;
+  for (const std::string& s : e.candidateSettings) {
+    const auto colon = s.find(": "), arrow = s.find(" -> ");
+    if (colon == std::string::npos || arrow == std::string::npos) continue;
+    const std::string name = s.substr(0, colon), before = s.substr(colon + 2, arrow - colon - 2),
+                      after = s.substr(arrow + 4);
+    bool slows = false;
+    if (name == "torch.get_num_threads()") {
+      try {
+        slows = std::stoi(after) < std::stoi(before);
+      } catch (const std::exception&) {
+      }
+    } else if (name == "torch.are_deterministic_algorithms_enabled()" || name == "torch.backends.cudnn.deterministic") {
+      slows = after == "True";
+    } else if (name == "torch.backends.cudnn.benchmark" || name == "torch.backends.cudnn.enabled" ||
+               name.find("allow_tf32") != std::string::npos) {
+      slows = after == "False";
+    }
+    if (slows) out.push_back(s);
+  }
+  return out;
+}
+
+void slowedReference(const ProbeEvidence& e, Flags& out) {
+  const ReferenceAloneEvidence& a = e.referenceAlone;
+  Json times = {{"reference_alone_min_ms", finite(a.aloneMinMs)},
+                {"reference_alone_median_ms", finite(a.aloneMedianMs)},
+                {"reference_alone_calls", a.calls},
+                {"reference_loaded_min_ms", finite(a.loadedMinMs)},
+                {"reference_loaded_calls", a.loadedCalls},
+                {"calibration_alone_ms", finite(a.aloneCalibrationMs)},
+                {"calibration_loaded_ms", finite(a.loadedCalibrationMs)},
+                {"machine_slowdown", machineSlowdown(a)}};
+  const bool slower = referenceSlowed(a, a.loadedMinMs);
+  const std::string both = slower ? "; the reference's fastest call took " + num(a.loadedMinMs) +
+                                        " ms with the candidate loaded and " + num(a.aloneMinMs) +
+                                        " ms before its program was imported"
+                                  : "";
+  Json names = Json::array();
+  std::vector<int> lines;
+  const TorchRebindEvidence* first = nullptr;
+  bool called = false;
+  for (const TorchRebindEvidence& r : e.torchRebinds) {
+    if (r.program == "reference") continue;
+    names.push_back(r.name + " by " + r.replacement + (r.referenceCalls ? " (the reference calls it)" : ""));
+    if (r.line > 0) lines.push_back(r.line);
+    if (!first || (r.referenceCalls && !first->referenceCalls)) first = &r;
+    called = called || r.referenceCalls;
+  }
+  if (first) {
+    Json evidence = times;
+    evidence["replaced"] = names;
+    const std::string more = names.size() > 1 ? " and " + std::to_string(names.size() - 1) + " more" : "";
+    add(out, "slowed-reference", called ? "hack" : "suspicious", called ? 0.9 : 0.6, "torch-identity",
+        "The candidate replaced " + first->name + " with " + first->replacement + more + " " + first->when +
+            (called ? ", a function the reference's call runs" : "") +
+            "; the runner put the originals back before the reference ran" + both + ".",
+        std::move(evidence), lines);
+    return;
+  }
+  if (slower) {
+    Json evidence = times;
+    if (e.timing) evidence["speedup_against_alone"] = e.timing->reference.medianMs > 0 && e.timing->candidate.medianMs > 0
+                                                          ? Json(a.aloneMedianMs / e.timing->candidate.medianMs)
+                                                          : Json(nullptr);
+    add(out, "slowed-reference", "suspicious", 0.6, "reference-alone",
+        "The reference's fastest call took " + num(a.loadedMinMs) + " ms with the candidate loaded and " +
+            num(a.aloneMinMs) + " ms before the candidate's program was imported (" + std::to_string(a.loadedCalls) +
+            " and " + std::to_string(a.calls) + " calls; a fixed workload slowed by " + num(machineSlowdown(a)) +
+            " times between the two): something the candidate left running slows the reference.",
+        std::move(evidence));
+    return;
+  }
+  const std::vector<std::string> settings = slowingSettings(e);
+  if (!settings.empty())
+    add(out, "slowed-reference", "suspicious", 0.5, "torch-settings",
+        "The candidate changed a process-wide setting that slows other models (" + settings.front() +
+            "); the runner restored the reference's settings before each reference call.",
+        {{"settings_changed", settings}});
+}
+
+// Issue 15, family 11 at run time (GPU): what the candidate left of persisting L2.
+void l2Persistence(const ProbeEvidence& e, Flags& out) {
+  const L2Evidence& l = e.l2;
+  if (!l.checked || !(l.limitAfter > l.limitBefore || (l.windowPersisting && l.windowBytes > 0))) return;
+  add(out, "l2-persistence", "suspicious", 0.7, "l2-persistence",
+      "The candidate left " + std::to_string(l.limitAfter) + " bytes of L2 reserved for persisting accesses (" +
+          std::to_string(l.limitBefore) + " before any program loaded)" +
+          (l.windowPersisting ? " and a persisting access-policy window of " + std::to_string(l.windowBytes) +
+                                    " bytes on the current stream"
+                              : "") +
+          "; the runner demoted persisting lines before each timed trial, so its times are without them.",
+      {{"limit_before", l.limitBefore},
+       {"limit_after", l.limitAfter},
+       {"window_bytes", l.windowBytes},
+       {"window_persisting", l.windowPersisting}});
 }
 
 void changedInputs(const ProbeEvidence& e, Flags& out) {
@@ -496,18 +806,27 @@ std::vector<protocol::RuntimeFlag> judgeProbes(const ProbeEvidence& e) {
   clockPatches(e, out, false);
   clockPatches(e, out, true);
   importChanges(e, out);
+  refusedWrites(e, out);
   changedInputs(e, out);
   outputContents(e, out);
   mutations(e, out);
   aliases(e, out);
   repeatCalls(e, out);
   decoy(e, out);
+  weakTask(e, out);  // before precision: an error the size of a zero output's is not arithmetic
   precision(e, out);
   deferredWork(e, out);
   streams(e, out);
   kernelOrigin(e, out);
   clockGap(e, out);
   physicalBounds(e, out);
+  // Issue 15's families, after the others: they stand back where another family explains the outputs.
+  drift(e, out);
+  distributions(e, out);
+  nondeterminism(e, out);
+  unfairBaseline(e, out);
+  slowedReference(e, out);
+  l2Persistence(e, out);
   return out;
 }
 

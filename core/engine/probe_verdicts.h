@@ -32,6 +32,24 @@ bool repeatTimeCollapsed(const RepeatEvidence& r);
 inline constexpr double kRecaptureRatio = 4.0;
 inline constexpr double kRecaptureMinMs = 0.1;
 
+// Two outputs of identical inputs (or of one input set before and after timing) apart by more than this many
+// times the size of rounding (ProbeEvidence::rounding) differ by more than reordered float sums make them.
+inline constexpr double kReassociationRatio = 32;
+// The reference timed with the candidate loaded, against its time before the candidate's program was imported
+// (slowed-reference): slower by this factor beyond what a fixed calibration workload timed at both moments
+// slowed by (the machine's own load), and by this many milliseconds, on the fastest call of each. On the
+// shared 2-core machine, with builds starting in between, an untouched reference's fastest call was up to 4.4
+// times slower seconds later (2.5 against 11.1 ms) with nothing of the candidate's running; a thread holding
+// the GIL made it 9 times (376 against 40 ms).
+inline constexpr double kSlowedRatio = 3.0;
+inline constexpr double kSlowedMinMs = 5.0;
+// The calibration's own slowdown between the two moments (at least 1).
+double machineSlowdown(const ReferenceAloneEvidence& a);
+bool referenceSlowed(const ReferenceAloneEvidence& a, double loadedMinMs);
+// On a weak task, a candidate whose error is at most this share of the smallest passing alternative's (a zero
+// output, the shuffled reference) is told apart from them: its pass means something.
+inline constexpr double kWeakTaskApart = 0.1;
+
 // The time no candidate can beat on this GPU: the bytes that must come from device memory over its peak
 // bandwidth. With the L2 flushed before each timed call (timing.cache_flush_bytes) those are all input bytes
 // plus the output bytes that do not fit in L2 (the rest may stay there, unwritten, when the clock stops);

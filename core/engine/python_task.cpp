@@ -76,18 +76,6 @@ Outcome<ModelPair> preparePythonTask(const protocol::TaskSpec& task, const proto
   }
   if (auto e = constructModel("reference", std::get<py::object>(model), initArgs, pair.reference)) return *e;
 
-  Outcome<ProgramModule> candModule =
-      ProgramModule::load("candidate", candidate.code, context.scratch, pair.programs, *context.builds);
-  if (auto* e = failed(candModule)) return *e;
-  const ProgramModule& cand = pair.modules.emplace_back(std::move(std::get<ProgramModule>(candModule)));
-  Outcome<py::object> modelNew = cand.global("ModelNew");
-  if (auto* e = failed(modelNew)) return *e;
-  for (auto [name, into] : {std::pair{"get_inputs", &pair.candidateGetInputs},
-                            std::pair{"get_init_inputs", &pair.candidateGetInitInputs}})
-    if (auto fn = cand.global(name); !failed(fn)) *into = std::get<py::object>(fn);
-  if (auto e = constructModel("candidate", std::get<py::object>(modelNew), initArgs, pair.candidate))
-    return *e;
-
   // Inputs are made under the reference's settings (the default dtype among them), whatever ran last.
   pair.inputs = [getInputs = std::get<py::object>(getInputs), device = context.device,
                  programs = pair.programs, builds = context.builds,
@@ -104,6 +92,21 @@ Outcome<ModelPair> preparePythonTask(const protocol::TaskSpec& task, const proto
       return info;
     }
   };
+  // Before any candidate code runs: what the reference calls and takes alone (slowed-reference).
+  if (context.referenceReady) context.referenceReady(pair.reference, pair.inputs);
+
+  Outcome<ProgramModule> candModule =
+      ProgramModule::load("candidate", candidate.code, context.scratch, pair.programs, *context.builds);
+  if (auto* e = failed(candModule)) return *e;
+  const ProgramModule& cand = pair.modules.emplace_back(std::move(std::get<ProgramModule>(candModule)));
+  Outcome<py::object> modelNew = cand.global("ModelNew");
+  if (auto* e = failed(modelNew)) return *e;
+  for (auto [name, into] : {std::pair{"get_inputs", &pair.candidateGetInputs},
+                            std::pair{"get_init_inputs", &pair.candidateGetInitInputs}})
+    if (auto fn = cand.global(name); !failed(fn)) *into = std::get<py::object>(fn);
+  if (auto e = constructModel("candidate", std::get<py::object>(modelNew), initArgs, pair.candidate))
+    return *e;
+
   return pair;
 }
 

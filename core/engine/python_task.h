@@ -24,6 +24,11 @@ struct TaskContext {
   ExtensionBuilds* builds = nullptr;
   // Called after each model is constructed ("reference", then "candidate"), with the request's programs.
   std::function<void(const std::string& role, const std::vector<ProgramFile>& programs)> constructed;
+  // Called once the reference model is constructed and before the candidate's program is imported, with the
+  // reference and the inputs of a seed (Python tasks).
+  std::function<void(const ModelUnderTest& reference,
+                     const std::function<Outcome<ModelArgs>(std::int64_t seed)>& inputs)>
+      referenceReady;
 };
 
 Outcome<ModelPair> preparePythonTask(const protocol::TaskSpec& task, const protocol::CandidateSpec& candidate,

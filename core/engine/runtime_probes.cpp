@@ -1,5 +1,8 @@
 #include "core/engine/runtime_probes.h"
 
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <c10/core/GradMode.h>
 #include <c10/util/Exception.h>
 #include <pybind11/eval.h>
 #include <torch/csrc/autograd/python_variable.h>
@@ -19,6 +22,7 @@
 #include "core/engine/probe_verdicts.h"
 #include "core/engine/stream_evidence.h"
 #include "core/engine/tensor_evidence.h"
+#include "core/engine/timed_call.h"
 #include "core/engine/trial_clock.h"
 
 namespace py = pybind11;
@@ -29,7 +33,17 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr int kCollapseConfirmRounds = 3;  // more repeat/fresh/reference calls before a time collapse counts
-constexpr int kProbeCalls = 20 + 3 * kCollapseConfirmRounds;  // model calls in the probes phase (deadline)
+constexpr int kDistributions = 4;  // scaled, shifted, integer-valued, rows of mixed scale
+// Model calls in the probes phase (deadline): decoy, repeat and deferred calls, confirmations, the weak task's
+// shuffled reference, two calls per distribution.
+constexpr int kProbeCalls = 22 + 3 * kCollapseConfirmRounds + 2 * kDistributions;
+// The reference timed alone, before the candidate's program is imported: at least kAloneMinCalls calls, more
+// while they fit in kAloneBudgetMs, never more than kAloneMaxCalls; one call only when the traced one took
+// longer than kAloneSlowCallMs (the load phase's deadline is fixed).
+constexpr int kAloneMinCalls = 3;
+constexpr int kAloneMaxCalls = 10;
+constexpr double kAloneBudgetMs = 500;
+constexpr double kAloneSlowCallMs = 5000;
 constexpr double kDeferredDelayMs = 50;  // how long deferred work gets before the output is read again
 constexpr int kDeferredAttempts = 3;     // calls read at return, while none showed deferred work
 constexpr double kHoldGilSwitchS = 5.0;  // Python's switch interval while the output is read at return
@@ -290,7 +304,7 @@ struct RuntimeProbes::Calls {
 
 RuntimeProbes::RuntimeProbes(const c10::Device& device)
     : device_(device), threadsBefore_(ThreadCensus::take()), clocks_(ClockIdentity::take()),
-      imports_(ImportState::take()) {
+      torch_(TorchIdentity::take()), imports_(ImportState::take()), l2Before_(readPersistingL2(device)) {
   evidence_.device = device.is_cuda() ? "cuda" : "cpu";
   py::exec(kHelpers, helpers_);
 }
@@ -298,7 +312,9 @@ RuntimeProbes::RuntimeProbes(const c10::Device& device)
 RuntimeProbes::~RuntimeProbes() {
   try {
     clocks_.restore();
+    torch_.restore();
     imports_.restore();
+    restorePersistingL2(device_, l2Before_);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kscope-runner: restoring the timing functions failed: %s\n", e.what());
   }
@@ -317,6 +333,19 @@ void RuntimeProbes::checkClocks(const std::string& when) {
     evidence_.clockPatches.push_back(std::move(p));
   }
   clocks_.restore();
+  for (const TorchReplacement& r : torch_.replaced()) {
+    TorchRebindEvidence t{r.name, r.replacement, "", 0, when, r.referenceCalls};
+    for (const ProgramFile& f : programs_)
+      if (f.path == r.file) {
+        t.program = f.role;
+        t.line = r.line;
+      }
+    if (t.program.empty()) t.program = when.find("reference") != std::string::npos ? "reference" : "candidate";
+    if (std::none_of(evidence_.torchRebinds.begin(), evidence_.torchRebinds.end(),
+                     [&](const TorchRebindEvidence& e) { return e.name == t.name; }))
+      evidence_.torchRebinds.push_back(std::move(t));
+  }
+  torch_.restore();
   for (const ImportChange& c : imports_.changes())
     if (std::none_of(evidence_.importChanges.begin(), evidence_.importChanges.end(),
                      [&](const ImportChangeEvidence& e) { return e.what == c.what; }))
@@ -340,6 +369,11 @@ bool RuntimeProbes::givenBefore(const ModelArgs& args) const {
                                given_.count(reinterpret_cast<std::uintptr_t>(a.tensor.data_ptr()))))
       return true;
   return false;
+}
+
+void RuntimeProbes::watchWrites(const std::vector<std::filesystem::path>& writable,
+                                const std::vector<ProgramFile>& programs) {
+  writes_ = std::make_unique<WriteWatch>(writable, programs);
 }
 
 void RuntimeProbes::constructed(const std::string& role, const std::vector<ProgramFile>& programs) {
@@ -366,6 +400,13 @@ void RuntimeProbes::candidateCalled(std::int64_t seed, const ModelArgs& original
                                     std::optional<double> atol, std::optional<double> rtol) {
   checkClocks("during a candidate call");
   rememberGiven(args);
+  if (checkedReference_.empty()) {  // the first correctness seed: the inputs the timing loop uses
+    atol_ = atol;
+    rtol_ = rtol;
+    checkedReference_ = reference;
+    auto plainOut = outputTensors(output, device_);
+    if (auto* t = std::get_if<std::vector<at::Tensor>>(&plainOut)) checkedCandidate_ = detachedCopies(*t);
+  }
   std::vector<at::Tensor> raw;
   rawTensors(output, raw);
   if (!evidence_.poisoned) {
@@ -599,7 +640,28 @@ void RuntimeProbes::repeatProbe(Calls& calls, const ModelArgs& first, const Mode
     // New tensors holding the second seed's values, twice (the faster is the fresh time).
     const ModelArgs q = calls.freshArgs(second), q2 = calls.freshArgs(second);
     const Calls::Out o4 = calls.run(cand, pythonArgs(q));
-    r.freshMs = std::min(o4.ms, calls.run(cand, pythonArgs(q2)).ms);
+    const std::vector<at::Tensor> v4 = detachedCopies(o4.tensors);
+    const Calls::Out o5 = calls.run(cand, pythonArgs(q2));
+    r.freshMs = std::min(o4.ms, o5.ms);
+    // Identical values at two addresses, two calls: nondeterminism (issue 15, family 12).
+    NondeterminismEvidence& n = evidence_.nondeterminism;
+    if (!o5.tensors.empty() && v4.size() == o5.tensors.size()) {
+      n.ran = true;
+      n.numel = numelOf(v4);
+      n.differing = bitwiseDifferences(v4, o5.tensors);
+      for (std::size_t i = 0; i < v4.size(); ++i)
+        n.maxDifference = std::max(n.maxDifference, maxAbsDifference(v4[i], o5.tensors[i]));
+      n.withinTolerance = compareOutputs(v4, detachedCopies(o5.tensors), atol_, rtol_).passed;
+    } else {
+      n.note = o5.notTensors.empty() ? "the two calls returned different numbers of tensors" : o5.notTensors;
+    }
+    // The same inputs as the first correctness call: did the output change since that checked call?
+    if (!checkedCandidate_.empty() && checkedCandidate_.size() == v1.size()) {
+      double change = 0;
+      for (std::size_t i = 0; i < v1.size(); ++i)
+        change = std::max(change, maxAbsDifference(checkedCandidate_[i], v1[i]));
+      evidence_.drift.probeChange = change;
+    }
     r.independent = bitwiseEqual(o4.tensors, v1);
     r.sameStorageFresh = anySharesStorage(o4.tensors, o1.tensors);
     r.firstResultOverwritten = !bitwiseEqual(o1.tensors, v1);
@@ -670,16 +732,187 @@ void RuntimeProbes::precisionProbe(Calls& calls, const ModelArgs& first) {
     p.epsilon = epsilonOf(type);
     p.ran = true;
   });
+  // The size of rounding: what the float32 reference itself is off by, or one epsilon of the output's scale.
+  if (p.ran) {
+    evidence_.rounding = std::max(p.referenceError, p.epsilon * p.scale);
+  } else if (!firstReferenceOutput_.empty() && firstReferenceOutput_.front().is_floating_point()) {
+    double scale = 0;
+    for (const at::Tensor& t : firstReferenceOutput_) scale = std::max(scale, maxAbs(t));
+    evidence_.rounding = epsilonOf(firstReferenceOutput_.front().scalar_type()) * scale;
+  }
+}
+
+namespace {
+
+// Each floating-point input with its elements in another order (a fixed permutation of the flat tensor).
+ModelArgs shuffled(const ModelArgs& inputs) {
+  ModelArgs out = cloneArgs(inputs);
+  at::Generator generator = at::detail::createCPUGenerator(0x5eed);
+  for (ModelArg& a : out) {
+    if (!a.tensor.defined() || !a.tensor.is_floating_point() || a.tensor.numel() < 2) continue;
+    const at::Tensor order = at::randperm(a.tensor.numel(), generator, at::TensorOptions().dtype(at::kLong));
+    const at::Tensor flat = a.tensor.contiguous().reshape(-1);
+    a.tensor.copy_(flat.index_select(0, order.to(flat.device())).reshape(a.tensor.sizes()));
+  }
+  return out;
+}
+
+double maxDifference(const std::vector<at::Tensor>& a, const std::vector<at::Tensor>& b) {
+  double out = 0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) out = std::max(out, maxAbsDifference(a[i], b[i]));
+  return out;
+}
+
+// Inputs of the same shapes and dtypes from another distribution (issue 15, family 8): the first seed's draw
+// transformed, floating-point tensors only (integer inputs may be indices or sizes). Empty when nothing changes.
+struct Distribution {
+  const char* name;
+  at::Tensor (*transform)(const at::Tensor&);
+};
+
+at::Tensor scaledBy3(const at::Tensor& t) { return t * 3; }
+at::Tensor shifted(const at::Tensor& t) { return t + 1.5; }
+at::Tensor integerValued(const at::Tensor& t) { return (t * 2).round(); }
+// The first half of the rows (first dimension) as drawn, the rest alternately 8 times larger and smaller: an
+// inspection of the first rows, or of a statistic they dominate, sees the benchmark's distribution.
+at::Tensor mixedRows(const at::Tensor& t) {
+  if (t.dim() == 0 || t.size(0) < 2) return t;
+  at::Tensor out = t.clone();
+  for (std::int64_t i = t.size(0) / 2; i < t.size(0); ++i) out.select(0, i).mul_(i % 2 == 0 ? 8.0 : 0.125);
+  return out;
+}
+
+constexpr Distribution kDistributionList[kDistributions] = {{"scaled x3", scaledBy3},
+                                                            {"shifted +1.5", shifted},
+                                                            {"integer-valued (round(2x))", integerValued},
+                                                            {"rows of mixed scale (x8, x1/8)", mixedRows}};
+
+bool allFinite(const std::vector<at::Tensor>& tensors) {
+  for (const at::Tensor& t : tensors)
+    if (t.is_floating_point() && !at::isfinite(t).all().item<bool>()) return false;
+  return true;
+}
+
+std::int64_t nonfiniteCount(const std::vector<at::Tensor>& tensors) {
+  std::int64_t n = 0;
+  for (const at::Tensor& t : tensors)
+    if (t.is_floating_point()) n += t.numel() - at::isfinite(t).sum().item<std::int64_t>();
+  return n;
+}
+
+}  // namespace
+
+namespace {
+
+// A fixed workload timed from C++ with the GIL held (no Python thread can run, no program's code is involved):
+// a 256 x 256 float32 product and a 16 MiB copy, the fastest of five, on the request's clock.
+double calibrationMs(const c10::Device& device) {
+  const auto options = at::TensorOptions().dtype(at::kFloat).device(device);
+  at::Generator generator = at::detail::createCPUGenerator(0xca1);
+  const at::Tensor a = at::randn({256, 256}, generator).to(device), b = at::randn({256, 256}, generator).to(device);
+  const at::Tensor from = at::ones({4 << 20}, options);
+  at::Tensor to = at::empty({4 << 20}, options);
+  std::unique_ptr<TrialClock> clock = clockFor(device);
+  double best = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < 5; ++i) {
+    synchronizeDevice(device);
+    clock->start();
+    at::mm(a, b);
+    to.copy_(from);
+    best = std::min(best, clock->stop().officialMs);
+  }
+  return best;
+}
+
+}  // namespace
+
+void RuntimeProbes::weakTaskProbe(Calls& calls, const ModelArgs& first) {
+  WeakTaskEvidence& w = evidence_.weakTask;
+  if (firstReferenceOutput_.empty()) {
+    w.note = "no reference output to compare (see repeat-calls)";
+    return;
+  }
+  bool floating = true;
+  for (const at::Tensor& t : firstReferenceOutput_) floating = floating && t.is_floating_point();
+  if (!floating) {
+    w.note = "the output is not floating-point";
+    return;
+  }
+  attempt(w.note, [&] {
+    std::vector<at::Tensor> zeros;
+    for (const at::Tensor& t : firstReferenceOutput_) zeros.push_back(at::zeros_like(t));
+    w.zeroPasses = compareOutputs(firstReferenceOutput_, zeros, atol_, rtol_).passed;
+    w.zeroError = maxDifference(firstReferenceOutput_, zeros);
+    const std::vector<at::Tensor> mixed = calls.reference(shuffled(first)).first;
+    w.shuffledPasses = compareOutputs(firstReferenceOutput_, mixed, atol_, rtol_).passed;
+    w.shuffledError = maxDifference(firstReferenceOutput_, mixed);
+    w.shuffledChanged = std::isfinite(evidence_.rounding)
+                            ? w.shuffledError > kReassociationRatio * evidence_.rounding
+                            : !bitwiseEqual(firstReferenceOutput_, mixed);
+    if (firstCandidateOutput_.size() == firstReferenceOutput_.size())
+      w.candidateError = maxDifference(firstReferenceOutput_, firstCandidateOutput_);
+    w.ran = true;
+  });
+}
+
+void RuntimeProbes::distributionProbe(Calls& calls, const ModelArgs& first) {
+  bool floating = false;
+  for (const ModelArg& a : first) floating = floating || (a.tensor.defined() && a.tensor.is_floating_point());
+  if (!floating) {
+    evidence_.distributionsNote = "no floating-point input";
+    return;
+  }
+  for (const Distribution& d : kDistributionList) {
+    DistributionEvidence found;
+    found.name = d.name;
+    std::string note;
+    attempt(note, [&] {
+      ModelArgs args = cloneArgs(first);
+      bool changed = false;
+      for (ModelArg& a : args)
+        if (a.tensor.defined() && a.tensor.is_floating_point()) {
+          at::Tensor next = d.transform(a.tensor);
+          changed = changed || bitwiseDifferences(next, a.tensor) > 0;
+          a.tensor = next.contiguous();
+        }
+      if (!changed) {
+        found.message = "the transform leaves these inputs unchanged";
+        return;
+      }
+      const std::vector<at::Tensor> reference = calls.reference(args).first;
+      found.referenceFinite = allFinite(reference);
+      if (!found.referenceFinite) return;
+      const Calls::Out out = calls.run(calls.pair.candidate, pythonArgs(calls.freshArgs(args)));
+      if (out.tensors.empty()) {
+        found.passed = false;
+        found.message = out.notTensors;
+        return;
+      }
+      const std::vector<at::Tensor> candidate = detachedCopies(out.tensors);
+      const protocol::SeedCheck check = compareOutputs(reference, candidate, atol_, rtol_);
+      found.passed = check.passed;
+      found.message = check.message;
+      found.candidateNonfinite = nonfiniteCount(candidate);
+    });
+    if (!note.empty()) {
+      found.passed = true;  // a model that raised on these inputs says nothing about branching
+      found.message = note;
+    }
+    evidence_.distributions.push_back(std::move(found));
+  }
 }
 
 std::optional<protocol::ErrorInfo> RuntimeProbes::run(ModelPair& pair, std::int64_t seed, bool correct,
                                                       PhaseReporter& reporter, double pairSeconds) {
   reporter.enter(protocol::Phase::Probes, scaledDeadline(kProbeCalls, pairSeconds));
   evidence_.correct = correct;
-  if (pair.reference.settings && pair.candidate.settings)
+  if (pair.reference.settings && pair.candidate.settings) {
     evidence_.candidateSettings = pair.reference.settings->changesIn(*pair.candidate.settings);
+    evidence_.referenceSettingValues = pair.reference.settings->values();
+    evidence_.candidateSettingValues = pair.candidate.settings->values();
+  }
   compareProgramInputs(pair, seed);
-  reporter.progress(1, 4);
+  reporter.progress(1, 6);
   Calls calls{pair, device_, *this};
   std::string note;
   attempt(note, [&] {
@@ -687,15 +920,21 @@ std::optional<protocol::ErrorInfo> RuntimeProbes::run(ModelPair& pair, std::int6
     if (auto* e = failed(first)) throw std::runtime_error(e->message);
     if (auto* e = failed(second)) throw std::runtime_error(e->message);
     decoyProbe(calls, std::get<ModelArgs>(first));
-    reporter.progress(2, 4);
+    reporter.progress(2, 6);
     repeatProbe(calls, std::get<ModelArgs>(first), std::get<ModelArgs>(second));
-    reporter.progress(3, 4);
+    reporter.progress(3, 6);
     precisionProbe(calls, std::get<ModelArgs>(first));
-    reporter.progress(4, 4);
+    reporter.progress(4, 6);
+    weakTaskProbe(calls, std::get<ModelArgs>(first));
+    reporter.progress(5, 6);
+    distributionProbe(calls, std::get<ModelArgs>(first));
+    reporter.progress(6, 6);
   });
-  if (!note.empty())
-    for (std::string* n : {&evidence_.decoy.note, &evidence_.repeat.note, &evidence_.precision.note})
+  if (!note.empty()) {
+    for (std::string* n : {&evidence_.decoy.note, &evidence_.repeat.note, &evidence_.precision.note,
+                           &evidence_.weakTask.note, &evidence_.distributionsNote})
       if (n->empty()) *n = note;
+  }
   if (deviceUsable(device_)) return std::nullopt;
   protocol::ErrorInfo e;
   e.kind = protocol::ErrorKind::Runtime;
@@ -706,8 +945,105 @@ std::optional<protocol::ErrorInfo> RuntimeProbes::run(ModelPair& pair, std::int6
   return e;
 }
 
-void RuntimeProbes::timed(const protocol::Timing& timing) {
+void RuntimeProbes::referenceAlone(const ModelUnderTest& reference,
+                                   const std::function<Outcome<ModelArgs>(std::int64_t)>& inputs,
+                                   std::int64_t seed) {
+  ReferenceAloneEvidence& a = evidence_.referenceAlone;
+  attempt(a.note, [&] {
+    const c10::NoGradGuard noGrad;  // as measure() calls every model
+    Outcome<ModelArgs> drawn = inputs(seed);
+    if (auto* e = failed(drawn)) throw std::runtime_error(e->message);
+    const ModelArgs& original = std::get<ModelArgs>(drawn);
+    const auto traced = Clock::now();
+    {
+      const ModelArgs args = cloneArgs(original);
+      const py::tuple callArgs = pythonArgs(args);
+      reference.enter();
+      torch_.traceReference(py::cpp_function([&] { return reference.callable(*callArgs); }));
+      synchronize(device_);
+    }
+    const double tracedMs = msSince(traced);
+    const gpu_share::Exclusive alone;
+    std::unique_ptr<TrialClock> clock = clockFor(device_);
+    CacheFlush flush(device_);
+    std::vector<double> ms;
+    const int atLeast = tracedMs > kAloneSlowCallMs ? 1 : kAloneMinCalls;
+    const auto start = Clock::now();
+    while (static_cast<int>(ms.size()) < kAloneMaxCalls &&
+           (static_cast<int>(ms.size()) < atLeast || msSince(start) < kAloneBudgetMs)) {
+      const ModelArgs args = cloneArgs(original);
+      ms.push_back(timedCall(reference, pythonArgs(args), *clock, flush, device_).time.officialMs);
+    }
+    std::sort(ms.begin(), ms.end());
+    a.aloneCalibrationMs = calibrationMs(device_);
+    a.calls = static_cast<int>(ms.size());
+    a.aloneMinMs = ms.front();
+    a.aloneMedianMs = ms[ms.size() / 2];
+    a.ran = true;
+  });
+}
+
+void RuntimeProbes::timedOutput(int trial, const py::handle& output) {
+  DriftEvidence& d = evidence_.drift;
+  d.sampledTrials.push_back(trial);
+  auto tensors = outputTensors(output, device_);
+  if (auto* why = std::get_if<std::string>(&tensors)) {
+    if (d.wrongTrial == 0) {
+      d.wrongTrial = trial;
+      d.wrongMessage = *why;
+    }
+    return;
+  }
+  const auto& out = std::get<std::vector<at::Tensor>>(tensors);
+  if (checkedReference_.empty()) return;
+  const protocol::SeedCheck check = compareOutputs(checkedReference_, detachedCopies(out), atol_, rtol_);
+  if (!check.passed && d.wrongTrial == 0) {
+    d.wrongTrial = trial;
+    d.wrongMessage = check.message;
+  }
+  if (checkedCandidate_.size() == out.size()) {
+    const double change = maxDifference(checkedCandidate_, out);
+    if (change > d.timedChange) {
+      d.timedChange = change;
+      d.changedTrial = trial;
+    }
+  }
+  d.ran = true;
+}
+
+void RuntimeProbes::freshAfterTiming(std::int64_t seed, const protocol::SeedCheck& check) {
+  DriftEvidence& d = evidence_.drift;
+  d.freshRan = true;
+  d.freshSeed = seed;
+  d.freshPassed = check.passed;
+  d.freshMessage = check.message;
+}
+
+bool RuntimeProbes::referenceLooksSlowed(double loadedMinMs) {
+  ReferenceAloneEvidence& a = evidence_.referenceAlone;
+  if (!a.ran) return false;
+  if (!std::isfinite(a.loadedCalibrationMs)) a.loadedCalibrationMs = calibrationMs(device_);
+  return referenceSlowed(a, loadedMinMs);
+}
+
+void RuntimeProbes::referenceLoaded(double loadedMinMs, int calls) {
+  ReferenceAloneEvidence& a = evidence_.referenceAlone;
+  a.loadedMinMs = loadedMinMs;
+  a.loadedCalls = calls;
+  if (a.ran && !std::isfinite(a.loadedCalibrationMs)) a.loadedCalibrationMs = calibrationMs(device_);
+}
+
+void RuntimeProbes::timed(const protocol::Timing& timing, int timedCandidateCalls) {
   evidence_.timing = timing;
+  evidence_.drift.timedTrials = timedCandidateCalls;
+  const PersistingL2 after = readPersistingL2(device_);
+  L2Evidence& l2 = evidence_.l2;
+  l2.checked = l2Before_.checked && after.checked;
+  l2.note = l2.checked ? "" : (after.note.empty() ? l2Before_.note : after.note);
+  l2.limitBefore = l2Before_.limitBytes;
+  l2.limitAfter = after.limitBytes;
+  l2.windowBytes = after.windowBytes;
+  l2.windowPersisting = after.windowPersisting;
   checkClocks("during a candidate call");
 }
 
@@ -725,6 +1061,9 @@ void RuntimeProbes::kernelsRan(const protocol::BuildReport& build,
 
 ProbeResults RuntimeProbes::finish(const std::string& deviceName) {
   checkClocks("during a candidate call");
+  if (writes_)
+    for (const WriteAttempt& w : writes_->attempts())
+      evidence_.refusedWrites.push_back({w.path, w.event, w.program, w.line});
   evidence_.deviceName = deviceName;
   for (MutationEvidence& m : evidence_.mutations)
     m.referenceToo = std::count(referenceMutations_.begin(), referenceMutations_.end(), m.input) > 0;

@@ -15,10 +15,19 @@
 //                  one value of each input of P changed in place (output unchanged?), P overwritten in place
 //                  with X2 (output unchanged?), two calls on fresh copies of X2 (output equal to X1's?);
 //   float64        the reference run in float64 on X1, against the float32 reference and the candidate;
+//   weak task      an all-zero output and the reference's output for X1 with its elements shuffled, against
+//                  the reference's output for X1 (does the tolerance tell answers apart?);
+//   distributions  both models on X1 scaled, shifted, rounded to integers and with rows of mixed scale;
 //   inputs         the candidate program's own get_inputs / get_init_inputs against the reference's.
+// Around them (issue 15): before the candidate's program is imported, one reference call traced (which torch
+// functions it runs) and a few timed (referenceAlone); after the timing loop, a sample of the timed outputs and
+// a call on inputs of an unseen seed checked (timedOutput, freshAfterTiming).
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -28,9 +37,12 @@
 #include "core/engine/clock_identity.h"
 #include "core/engine/event_sink.h"
 #include "core/engine/import_state.h"
+#include "core/engine/l2_persistence.h"
 #include "core/engine/model_pair.h"
 #include "core/engine/probe_evidence.h"
 #include "core/engine/thread_census.h"
+#include "core/engine/torch_identity.h"
+#include "core/engine/write_watch.h"
 
 namespace ks::engine {
 
@@ -49,9 +61,19 @@ class RuntimeProbes {
   RuntimeProbes(const RuntimeProbes&) = delete;
   RuntimeProbes& operator=(const RuntimeProbes&) = delete;
 
+  // Watches the programs' writes from now on (write_watch.h): outside `writable` they are refused and become
+  // evidence. Call before either program loads; `programs` are the files they will be compiled as.
+  void watchWrites(const std::vector<std::filesystem::path>& writable, const std::vector<ProgramFile>& programs);
+
   // A model was constructed (TaskContext::constructed): timing functions replaced since the last look are
   // recorded and put back.
   void constructed(const std::string& role, const std::vector<ProgramFile>& programs);
+
+  // The reference model is constructed and the candidate's program not yet imported: one reference call on
+  // the inputs of `seed` traced (the torch functions it runs), then a few timed the way the trials time them
+  // (slowed-reference: what the reference takes where no candidate code has run).
+  void referenceAlone(const ModelUnderTest& reference,
+                      const std::function<Outcome<ModelArgs>(std::int64_t)>& inputs, std::int64_t seed);
 
   // Correctness calls. `original` are the untouched inputs, `args` the clone the model was given.
   void referenceCalled(const ModelArgs& original, const ModelArgs& args,
@@ -66,7 +88,16 @@ class RuntimeProbes {
   std::optional<protocol::ErrorInfo> run(ModelPair& pair, std::int64_t seed, bool correct,
                                          PhaseReporter& reporter, double pairSeconds);
 
-  void timed(const protocol::Timing& timing);
+  // The output of timed candidate call `trial` (1-based), sampled by the timing loop: checked against the
+  // reference's output for the first correctness seed (the timed inputs) and the candidate's own there.
+  void timedOutput(int trial, const pybind11::handle& output);
+  // After the loop: a call like a timed one on inputs of a seed no earlier call saw, checked.
+  void freshAfterTiming(std::int64_t seed, const protocol::SeedCheck& check);
+  // Whether the reference's fastest timed call is slow enough against its time alone that more reference calls
+  // should confirm it (a loaded machine slows any one call), and their fastest.
+  bool referenceLooksSlowed(double loadedMinMs);  // measures the calibration workload once, after the trials
+  void referenceLoaded(double loadedMinMs, int calls);
+  void timed(const protocol::Timing& timing, int timedCandidateCalls);
   void profiled(const ChromeTrace& reference, const ChromeTrace& candidate);
   void notProfiled(const std::string& why);
   // After a profile: whose kernels the candidate ran, from what the request built and its program.
@@ -84,17 +115,25 @@ class RuntimeProbes {
   void decoyProbe(Calls& calls, const ModelArgs& inputs);
   void repeatProbe(Calls& calls, const ModelArgs& first, const ModelArgs& second);
   void precisionProbe(Calls& calls, const ModelArgs& first);
+  void weakTaskProbe(Calls& calls, const ModelArgs& first);
+  void distributionProbe(Calls& calls, const ModelArgs& first);
 
   c10::Device device_;
   ThreadCensus threadsBefore_;
   ClockIdentity clocks_;
+  TorchIdentity torch_;
   ImportState imports_;
+  PersistingL2 l2Before_;  // persisting L2 before any program loaded
+  std::unique_ptr<WriteWatch> writes_;
   std::vector<ProgramFile> programs_;
   pybind11::dict helpers_;  // the probes' Python functions
   ProbeEvidence evidence_;
   std::vector<int> referenceAliases_, referenceMutations_;  // input indexes, any seed
   std::set<std::uintptr_t> given_;  // Python ids and data pointers of every tensor given to the candidate
   std::vector<at::Tensor> firstCandidateOutput_, firstReferenceOutput_;  // X1, from the repeat probe
+  // The first correctness seed's outputs (the timed inputs): the reference's and the candidate's checked one.
+  std::vector<at::Tensor> checkedReference_, checkedCandidate_;
+  std::optional<double> atol_, rtol_;  // the request's tolerance overrides
 };
 
 }  // namespace ks::engine

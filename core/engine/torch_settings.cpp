@@ -64,6 +64,12 @@ std::vector<std::string> TorchSettings::changesIn(const TorchSettings& now) cons
   return out;
 }
 
+std::vector<std::pair<std::string, std::string>> TorchSettings::values() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [i, value] : values_) out.emplace_back(kSettings[i].name, py::repr(value).cast<std::string>());
+  return out;
+}
+
 void TorchSettings::restore() const { restoreSettings(false); }
 
 void TorchSettings::restorePerModel() const { restoreSettings(true); }

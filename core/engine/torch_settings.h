@@ -17,6 +17,8 @@ class TorchSettings {
   static TorchSettings read();  // settings this torch does not have are left out
   // "torch.backends.cuda.matmul.allow_tf32: False -> True" for each setting that differs in `now`.
   std::vector<std::string> changesIn(const TorchSettings& now) const;
+  // Every setting of this snapshot as (name, Python repr), in the table's order.
+  std::vector<std::pair<std::string, std::string>> values() const;
   void restore() const;  // sets each setting that changed back to this snapshot's value (failures: stderr)
   // The same, except grad mode, which the measurement sets for all calls (torch.no_grad()).
   void restorePerModel() const;

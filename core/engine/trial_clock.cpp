@@ -15,6 +15,7 @@
 #endif
 
 #include "core/engine/gpu_share.h"
+#include "core/engine/l2_persistence.h"
 
 namespace ks::engine {
 namespace {
@@ -68,10 +69,12 @@ class CudaEventClock final : public TrialClock {
 }  // namespace
 
 struct CacheFlush::Buffer {
+  c10::Device device = c10::Device(c10::kCPU);
   at::Tensor bytes;
 };
 
 CacheFlush::CacheFlush(const c10::Device& device) : buffer_(std::make_unique<Buffer>()) {
+  buffer_->device = device;
 #ifdef KS_ENGINE_CUDA
   if (!device.is_cuda()) return;
   c10::cuda::CUDAGuard guard(device);
@@ -87,7 +90,9 @@ CacheFlush::CacheFlush(const c10::Device& device) : buffer_(std::make_unique<Buf
 CacheFlush::~CacheFlush() = default;
 
 void CacheFlush::operator()() {
-  if (buffer_->bytes.defined()) buffer_->bytes.zero_();
+  if (!buffer_->bytes.defined()) return;
+  resetPersistingL2(buffer_->device);  // persisting lines would survive the writes below (l2_persistence.h)
+  buffer_->bytes.zero_();
 }
 
 std::int64_t CacheFlush::bytes() const { return buffer_->bytes.defined() ? buffer_->bytes.numel() : 0; }

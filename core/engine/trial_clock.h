@@ -23,7 +23,7 @@ std::unique_ptr<TrialClock> clockFor(const c10::Device& device);
 
 // Evicts the GPU's L2 cache by writing a buffer of twice its size, so a timed call reads its inputs from
 // device memory however recently they were written (and the physical floor of docs/hacks.md holds for it).
-// A no-op on CPU.
+// Lines a candidate marked persisting are demoted to normal first (l2_persistence.h). A no-op on CPU.
 class CacheFlush {
  public:
   explicit CacheFlush(const c10::Device& device);

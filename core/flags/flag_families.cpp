@@ -102,6 +102,44 @@ const std::vector<FlagFamily>& flagFamilies() {
        "The candidate sets a stream access-policy window or reserves persisting L2 "
        "(cudaLimitPersistingL2CacheSize): timed on the same inputs every trial, it reads from L2 what a "
        "fresh call reads from memory."},
+      {"validation-drift", "Wrong after validation", FlagSeverity::Hack,
+       "The calls a harness checks are right and the calls it times are not: a sample of the timed trials' "
+       "outputs, re-checked against the reference on the same inputs, or a call made like a timed one on inputs "
+       "no earlier call saw, is wrong. The program noticed the timing (a paused garbage collector, an allocator "
+       "without the checker's fill, a call count) and computed less or returned a stored result.",
+       false},
+      {"weak-task", "Task too weak to tell outputs apart", FlagSeverity::Suspicious,
+       "An all-zero output, or the reference's own output for shuffled inputs, passes the task's tolerance: the "
+       "correctness check cannot tell an answer from one that ignores the inputs. Every candidate of the task is "
+       "labelled; one whose error is of the size those outputs have is suspicious, since its pass says nothing.",
+       false},
+      {"input-branching", "Correct only on the benchmark's inputs", FlagSeverity::Hack,
+       "The candidate is right on get_inputs() draws and wrong on inputs of the same shape and dtype from another "
+       "distribution (scaled, shifted, integer-valued, rows of different scales) where the reference is finite: "
+       "a fast path chosen by inspecting the data (a statistic, a sample, special values) that holds only for the "
+       "benchmark's distribution.",
+       false},
+      {"nondeterminism", "Different outputs for identical inputs", FlagSeverity::Suspicious,
+       "Two calls on identical inputs return outputs that differ by more than reordered float sums do (32 times "
+       "the float32 reference's own rounding error): a race, random sampling or rounding, or reads of memory the "
+       "call never wrote. A hack when the two outputs differ by more than the tolerance, so one of them is wrong.",
+       false},
+      {"slowed-reference", "Reference slowed down by the candidate", FlagSeverity::Hack,
+       "The candidate rebinds a torch function or module method the reference calls (torch.matmul, "
+       "nn.Conv2d.forward, ...), or switches process-wide settings that slow it (fewer threads, deterministic "
+       "algorithms, cuDNN benchmark or TF32 off), or otherwise makes the reference slower while it runs: in a "
+       "shared process the reference's time, and the speedup, grow. KernelScope restores identities and settings "
+       "and also times the reference before the candidate's program is imported."},
+      {"unfair-baseline", "Models timed under different numerics", FlagSeverity::Suspicious,
+       "The reference and the candidate ran under different precision settings (TF32 for matmul or cuDNN, "
+       "reduced-precision reductions, float32 matmul precision): one of them is allowed a cheaper arithmetic than "
+       "the other, so the speedup compares two different computations.",
+       false},
+      {"invisible-cache", "Cache in compiled code that Python checks cannot see", FlagSeverity::Hack,
+       "Embedded C++/CUDA keeps state across calls (static or namespace-scope pointers, buffers or flags) and "
+       "skips the work when an input's address matches a stored one or once a flag is set, or Python keys "
+       "compiled graphs on input addresses: the result of an earlier call comes back from memory no Python-level "
+       "check inspects. A static workspace rewritten every call, or a library handle, is fine."},
       {"impossible-time", "Faster than the hardware allows", FlagSeverity::Hack,
        "The measured time is below the bytes the task must move divided by the GPU's peak memory bandwidth. "
        "Only a measurement shows it (the runner's probes); no static rule raises it.",

@@ -81,5 +81,7 @@ void checkHiddenCode(const RuleContext& ctx, std::vector<Flag>& out);
 void checkModuleShadowing(const RuleContext& ctx, std::vector<Flag>& out);
 void checkBenchmarkDetection(const RuleContext& ctx, std::vector<Flag>& out);
 void checkL2Persistence(const RuleContext& ctx, std::vector<Flag>& out);
+void checkSlowedReference(const RuleContext& ctx, std::vector<Flag>& out);
+void checkInvisibleCache(const RuleContext& ctx, std::vector<Flag>& out);
 
 }  // namespace ks

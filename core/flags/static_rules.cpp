@@ -32,6 +32,8 @@ void runRules(const RuleContext& ctx, std::vector<Flag>& flags) {
   checkModuleShadowing(ctx, flags);
   checkBenchmarkDetection(ctx, flags);
   checkL2Persistence(ctx, flags);
+  checkSlowedReference(ctx, flags);
+  checkInvisibleCache(ctx, flags);
 }
 
 int countLines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')) + 1; }

@@ -388,3 +388,190 @@ TEST(ProbeVerdicts, AnIncorrectCandidateWithAnErrorOfSixteenBitSizeIsLoweredPrec
   e.correct = true;  // a correct candidate is judged by the ratio alone, as before
   EXPECT_TRUE(find(judgeProbes(e), "lowered-precision"));
 }
+
+// Issue 15's families judged from measured numbers (runtime_probes.cpp measures them; the corpus tests run
+// them on programs).
+TEST(ProbeVerdicts, AWrongTimedOutputOrAWrongCallOnAnUnseenSeedAfterTheLoopIsValidationDrift) {
+  ProbeEvidence e = cpuEvidence();
+  e.timing = timing(1, 0.5, 1, 0.5);
+  e.rounding = 1e-6;
+  e.drift.ran = true;
+  e.drift.timedTrials = 10;
+  e.drift.sampledTrials = {1, 3, 5, 8, 10};
+  EXPECT_FALSE(find(judgeProbes(e), "validation-drift"));
+  e.drift.wrongTrial = 3;
+  e.drift.wrongMessage = "output 0: 65536 of 65536 values differ";
+  auto f = find(judgeProbes(e), "validation-drift");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "hack");
+  EXPECT_NE(f->message.find("timed trial 3 of 10"), std::string::npos) << f->message;
+  e.drift.wrongTrial = 0;
+  e.drift.freshRan = true;
+  e.drift.freshSeed = 44;
+  e.drift.freshPassed = false;
+  f = find(judgeProbes(e), "validation-drift");
+  ASSERT_TRUE(f);
+  EXPECT_NE(f->message.find("seed 44"), std::string::npos) << f->message;
+  e.correct = false;  // an incorrect candidate is never timed: nothing to say about drift
+  EXPECT_FALSE(find(judgeProbes(e), "validation-drift"));
+}
+
+TEST(ProbeVerdicts, TimedOutputsApartFromTheCheckedOneBeyondRoundingAreBenchmarkDetectionUnlessNondeterministic) {
+  ProbeEvidence e = cpuEvidence();
+  e.timing = timing(1, 0.5, 1, 0.5);
+  e.rounding = 1e-6;
+  e.drift.ran = true;
+  e.drift.timedChange = 10 * e.rounding;  // reordered sums
+  EXPECT_FALSE(find(judgeProbes(e), "benchmark-detection"));
+  e.drift.timedChange = 1e-2;
+  e.drift.changedTrial = 4;
+  auto f = find(judgeProbes(e), "benchmark-detection");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "hack");
+  e.nondeterminism.ran = true;
+  e.nondeterminism.maxDifference = 1e-2;  // two calls on identical inputs differ as much: not a drift
+  EXPECT_FALSE(find(judgeProbes(e), "benchmark-detection"));
+  e.nondeterminism.maxDifference = 0;
+  e.drift.timedChange = 0;
+  e.drift.probeChange = 1e-2;  // the probes' call on the checked inputs differs from the checked call
+  f = find(judgeProbes(e), "benchmark-detection");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+}
+
+TEST(ProbeVerdicts, AWeakTaskLabelsEveryCandidateAndIsSuspiciousOnlyForOneAsFarOffAsAZeroOutput) {
+  ProbeEvidence e = cpuEvidence();
+  e.rounding = 1e-9;
+  e.weakTask.ran = true;
+  e.weakTask.zeroError = 0.005;
+  e.weakTask.shuffledError = 0.006;
+  e.weakTask.shuffledChanged = true;
+  e.weakTask.candidateError = 1e-8;
+  EXPECT_FALSE(find(judgeProbes(e), "weak-task"));  // neither alternative passes: a strong task
+  e.weakTask.zeroPasses = true;
+  auto f = find(judgeProbes(e), "weak-task");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "benign");
+  EXPECT_EQ(f->evidence["task_weak"], true);
+  e.weakTask.candidateError = 0.004;
+  f = find(judgeProbes(e), "weak-task");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  // The shuffled reference alone, when shuffling changed the output beyond rounding.
+  e.weakTask.zeroPasses = false;
+  e.weakTask.shuffledPasses = true;
+  EXPECT_TRUE(find(judgeProbes(e), "weak-task"));
+  e.weakTask.shuffledChanged = false;  // a permutation-invariant task: shuffling proves nothing
+  EXPECT_FALSE(find(judgeProbes(e), "weak-task"));
+}
+
+TEST(ProbeVerdicts, WrongOnAnotherDistributionIsInputBranchingAndOverflowOnlySuspicious) {
+  ProbeEvidence e = cpuEvidence();
+  e.distributions = {{"scaled x3", true, true, "", 0}, {"rows of mixed scale (x8, x1/8)", true, false, "bad", 0}};
+  auto f = find(judgeProbes(e), "input-branching");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "hack");
+  EXPECT_NE(f->message.find("rows of mixed scale"), std::string::npos);
+  e.distributions[1].candidateNonfinite = 12;
+  f = find(judgeProbes(e), "input-branching");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  e.distributions[1].referenceFinite = false;  // the reference overflows too: no evidence
+  EXPECT_FALSE(find(judgeProbes(e), "input-branching"));
+}
+
+TEST(ProbeVerdicts, OutputsOfIdenticalInputsApartBeyondReassociationAreNondeterminism) {
+  ProbeEvidence e = cpuEvidence();
+  e.rounding = 1e-6;
+  e.nondeterminism = {true, "", 20 * 1e-6, 40, 1000, true};  // reordered sums
+  EXPECT_FALSE(find(judgeProbes(e), "nondeterminism"));
+  e.nondeterminism.maxDifference = 1e-3;
+  auto f = find(judgeProbes(e), "nondeterminism");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  e.nondeterminism.withinTolerance = false;
+  f = find(judgeProbes(e), "nondeterminism");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "hack");
+}
+
+TEST(ProbeVerdicts, DifferentPrecisionSettingsPerModelAreAnUnfairBaselineInEitherDirection) {
+  ProbeEvidence e = cpuEvidence();
+  e.referenceSettingValues = {{"torch.backends.cudnn.allow_tf32", "True"}, {"torch.get_num_threads()", "2"}};
+  e.candidateSettingValues = {{"torch.backends.cudnn.allow_tf32", "True"}, {"torch.get_num_threads()", "1"}};
+  EXPECT_FALSE(find(judgeProbes(e), "unfair-baseline"));  // threads are not numerics
+  e.candidateSettingValues[0].second = "False";
+  const auto f = find(judgeProbes(e), "unfair-baseline");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  EXPECT_EQ(f->evidence["differences"][0]["reference"], "True");
+  EXPECT_EQ(f->evidence["differences"][0]["candidate"], "False");
+}
+
+TEST(ProbeVerdicts, SlowedReferenceFromARebindingTheReferenceRunsFromTimesAloneAndFromSettings) {
+  ProbeEvidence e = cpuEvidence();
+  e.torchRebinds.push_back({"torch.matmul", "_recording_matmul", "candidate", 12, "after the candidate program loaded",
+                            true});
+  auto f = find(judgeProbes(e), "slowed-reference");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "hack");
+  EXPECT_EQ(f->lines, std::vector<int>{12});
+  e.torchRebinds[0].referenceCalls = false;
+  EXPECT_EQ(find(judgeProbes(e), "slowed-reference")->severity, "suspicious");
+
+  ProbeEvidence t = cpuEvidence();
+  t.referenceAlone.ran = true;
+  t.referenceAlone.calls = 5;
+  t.referenceAlone.aloneMinMs = 10;
+  t.referenceAlone.loadedMinMs = 15;  // within noise
+  EXPECT_FALSE(find(judgeProbes(t), "slowed-reference"));
+  t.referenceAlone.loadedMinMs = 300;
+  f = find(judgeProbes(t), "slowed-reference");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  EXPECT_EQ(f->evidence["reference_alone_min_ms"], 10);
+  EXPECT_EQ(f->evidence["reference_loaded_min_ms"], 300);
+  // The machine itself slowed as much between the two moments (a fixed workload timed at both): no evidence.
+  t.referenceAlone.aloneCalibrationMs = 1;
+  t.referenceAlone.loadedCalibrationMs = 20;
+  EXPECT_FALSE(find(judgeProbes(t), "slowed-reference"));
+  t.referenceAlone.loadedCalibrationMs = 1.5;
+  EXPECT_TRUE(find(judgeProbes(t), "slowed-reference"));
+  ReferenceAloneEvidence small;
+  small.ran = true;
+  small.aloneMinMs = 0.01;
+  EXPECT_FALSE(referenceSlowed(small, 0.5));  // a few milliseconds apart at most: noise, not evidence
+
+  ProbeEvidence s = cpuEvidence();
+  s.candidateSettings = {"torch.are_deterministic_algorithms_enabled(): False -> True"};
+  f = find(judgeProbes(s), "slowed-reference");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+}
+
+TEST(ProbeReport, HoldsIssue15ProbesAndBothModelsSettings) {
+  ProbeEvidence e = cpuEvidence();
+  e.referenceSettingValues = {{"torch.backends.cudnn.allow_tf32", "True"}};
+  e.candidateSettingValues = {{"torch.backends.cudnn.allow_tf32", "False"}};
+  const auto report = probeReport(e);
+  for (const char* key : {"timed-outputs", "weak-task", "input-distributions", "nondeterminism", "reference-alone",
+                          "torch-identity"})
+    EXPECT_TRUE(report.contains(key)) << key;
+  EXPECT_EQ(report["torch-settings"]["reference"]["torch.backends.cudnn.allow_tf32"], "True");
+  EXPECT_EQ(report["torch-settings"]["candidate"]["torch.backends.cudnn.allow_tf32"], "False");
+}
+
+TEST(ProbeVerdicts, PersistingL2LeftByTheCandidateIsL2PersistenceOnAGpu) {
+  ProbeEvidence e = cpuEvidence();
+  e.device = "cuda";
+  e.l2 = {true, "", 0, 0, 0, false};
+  EXPECT_FALSE(find(judgeProbes(e), "l2-persistence"));
+  e.l2.limitAfter = 4 << 20;
+  auto f = find(judgeProbes(e), "l2-persistence");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  e.l2 = {true, "", 0, 0, 1 << 20, true};  // a persisting window on the current stream alone
+  EXPECT_TRUE(find(judgeProbes(e), "l2-persistence"));
+  e.l2.checked = false;  // CPU, or a GPU without persisting L2
+  EXPECT_FALSE(find(judgeProbes(e), "l2-persistence"));
+}

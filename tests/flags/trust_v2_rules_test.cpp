@@ -1,6 +1,6 @@
 // The static rules of issue 15's families (checker-patch, hidden-code, module-shadowing, benchmark-detection,
-// l2-persistence) and the prebuilt-import fallback: a positive and a legitimate example each, plus the
-// decoders hidden-code relies on.
+// l2-persistence, slowed-reference, invisible-cache) and the prebuilt-import fallback: a positive and a
+// legitimate example each, plus the decoders hidden-code relies on.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -318,6 +318,164 @@ class ModelNew(nn.Module):
         return torch.matmul(A, B)
 )PY");
   EXPECT_TRUE(flagsOf("fallback-to-reference", library).empty());
+}
+
+TEST(SlowedReference, RebindingATorchFunctionTheReferenceCallsIsAHackAndOthersSuspicious) {
+  const std::string program = candidate(R"PY(import time
+import torch.nn.functional as F
+
+_mm = torch.matmul
+def _slow(*a, **k):
+    time.sleep(0.02)
+    return _mm(*a, **k)
+torch.matmul = _slow
+F.gelu = lambda x: x
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.mm(A, B)
+)PY");
+  const auto flags = flagsOf("slowed-reference", program);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Hack);  // the reference calls torch.matmul
+  EXPECT_NE(flags[0].message.find("torch.matmul"), std::string::npos) << flags[0].message;
+  EXPECT_NE(flags[0].message.find("torch.nn.functional.gelu"), std::string::npos) << flags[0].message;
+  EXPECT_EQ(flags[0].lines, (std::vector<int>{lineOf(program, "torch.matmul = _slow"), lineOf(program, "F.gelu =")}));
+
+  const std::string unused = candidate(R"PY(torch.nn.Conv2d.forward = lambda self, x: x
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  const auto other = flagsOf("slowed-reference", unused);
+  ASSERT_EQ(other.size(), 1u);
+  EXPECT_EQ(other[0].severity, FlagSeverity::Suspicious);  // the matmul reference builds no Conv2d
+  EXPECT_TRUE(flagsOf("timer-patch", program).empty());
+  EXPECT_TRUE(flagsOf("checker-patch", program).empty());
+}
+
+TEST(SlowedReference, SlowingSettingsAreSuspiciousAndReadingOrAliasingIsFine) {
+  const std::string program = candidate(R"PY(torch.use_deterministic_algorithms(True)
+torch.backends.cudnn.benchmark = False
+torch.backends.cudnn.allow_tf32 = False
+torch.set_num_threads(1)
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  const auto flags = flagsOf("slowed-reference", program);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Suspicious);
+  EXPECT_EQ(flags[0].lines.size(), 4u);
+
+  const std::string fine = candidate(R"PY(_mm = torch.matmul
+torch.backends.cudnn.benchmark = True
+torch.backends.cudnn.allow_tf32 = True
+torch.use_deterministic_algorithms(False)
+threads = torch.get_num_threads()
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return _mm(A, B)
+)PY");
+  EXPECT_TRUE(flagsOf("slowed-reference", fine).empty());
+}
+
+TEST(InvisibleCache, AnAddressComparedWithAStoredOneAndAComputeOnceFlagAreHacks) {
+  const std::string keyed = candidate(R"PY(cuda_src = r"""
+static const void* last_in = nullptr;
+static float* staged = nullptr;
+torch::Tensor f(torch::Tensor x) {
+    auto y = torch::empty_like(x);
+    if (x.data_ptr() == last_in) { cudaMemcpy(y.data_ptr<float>(), staged, 4, cudaMemcpyDeviceToDevice); return y; }
+    k<<<1, 1>>>(x.data_ptr<float>(), y.data_ptr<float>());
+    last_in = x.data_ptr();
+    return y;
+}
+"""
+ext = load_inline(name="e", cpp_sources="", cuda_sources=cuda_src, functions=["f"])
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return ext.f(A)
+)PY");
+  const auto flags = flagsOf("invisible-cache", keyed);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Hack);
+  EXPECT_EQ(flags[0].lines, (std::vector<int>{lineOf(keyed, "if (x.data_ptr() == last_in)")}));
+
+  const std::string once = candidate(R"PY(cuda_src = r"""
+namespace {
+float* product = nullptr;
+bool ready = false;
+}
+torch::Tensor f(torch::Tensor A, torch::Tensor B) {
+    if (!ready) {
+        mm<<<64, 256>>>(A.data_ptr<float>(), B.data_ptr<float>(), product);
+        ready = true;
+    }
+    auto C = torch::empty_like(A);
+    cudaMemcpy(C.data_ptr<float>(), product, 4, cudaMemcpyDeviceToDevice);
+    return C;
+}
+"""
+ext = load_inline(name="e", cpp_sources="", cuda_sources=cuda_src, functions=["f"])
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return ext.f(A, B)
+)PY");
+  const auto onceFlags = flagsOf("invisible-cache", once);
+  ASSERT_EQ(onceFlags.size(), 1u);
+  EXPECT_EQ(onceFlags[0].lines, (std::vector<int>{lineOf(once, "if (!ready)"), lineOf(once, "mm<<<")}));
+}
+
+TEST(InvisibleCache, WorkspacesHandlesAndOneTimeTablesAreFine) {
+  const std::string program = candidate(R"PY(cuda_src = r"""
+static float* workspace = nullptr;
+static int64_t capacity = 0;
+static cublasHandle_t handle;
+static bool table_ready = false;
+static float* table = nullptr;
+struct Key { const void* data; bool operator==(const Key& o) const { return data == o.data; } };
+torch::Tensor f(torch::Tensor x) {
+    if (x.numel() > capacity) { cudaMalloc(&workspace, x.numel() * 4); capacity = x.numel(); }
+    if (!table_ready) { init_table<<<1, 256>>>(table); table_ready = true; }
+    auto y = torch::empty_like(x);
+    k<<<1, 1>>>(x.data_ptr<float>(), workspace, table, y.data_ptr<float>());
+    return y;
+}
+"""
+ext = load_inline(name="e", cpp_sources="", cuda_sources=cuda_src, functions=["f"])
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.compiled = {}
+
+    def forward(self, A, B):
+        key = tuple(A.shape)
+        if key not in self.compiled:
+            self.compiled[key] = torch.compile(torch.matmul)
+        return ext.f(self.compiled[key](A, B))
+)PY");
+  EXPECT_TRUE(flagsOf("invisible-cache", program).empty());
+
+  const std::string perAddress = candidate(R"PY(class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.compiled = {}
+
+    def forward(self, A, B):
+        if A.data_ptr() not in self.compiled:
+            self.compiled[A.data_ptr()] = torch.compile(torch.matmul, mode="reduce-overhead")
+        return self.compiled[A.data_ptr()](A, B)
+)PY");
+  const auto flags = flagsOf("invisible-cache", perAddress);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Suspicious);
 }
 
 }  // namespace

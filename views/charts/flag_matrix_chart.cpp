@@ -20,7 +20,7 @@ const QColor kEmpty(0xf3, 0xf5, 0xf7);
 const QColor kRuntimeCorner(0x1f, 0x23, 0x28);
 const QColor kFocus(0x09, 0x69, 0xda);
 
-// Column headers written bottom to top, so that every family id (22 since trust v2) fits above narrow cells.
+// Column headers written bottom to top, so that every family id of the catalog fits above narrow cells.
 class RotatedHeader : public QHeaderView {
  public:
   explicit RotatedHeader(QWidget* parent) : QHeaderView(Qt::Horizontal, parent) {

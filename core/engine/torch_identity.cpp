@@ -1,0 +1,159 @@
+#include "core/engine/torch_identity.h"
+
+#include <pybind11/eval.h>
+
+namespace py = pybind11;
+
+namespace ks::engine {
+namespace {
+
+// Snapshot and comparison in Python: some thousands of attributes, read through the objects' own dicts (a
+// module's __getattr__ or a class's descriptors never run). Entries: (name, owner, attribute, original).
+constexpr const char* kHelpers = R"PY(
+import sys
+import types
+
+_MISSING = object()
+_CLOCKS_AND_CHECKERS = {"allclose", "isclose", "equal", "eq", "__eq__", "__ne__", "__bool__"}
+
+
+def _owners():
+    import torch
+    import torch.nn.functional
+    owners = [("torch", torch, True), ("torch.nn.functional", torch.nn.functional, True),
+              ("torch.Tensor", torch.Tensor, False), ("torch.nn.Module", torch.nn.Module, False)]
+    for name in ("linalg", "fft", "special"):
+        module = getattr(torch, name, None)
+        if isinstance(module, types.ModuleType):
+            owners.append(("torch." + name, module, True))
+    for name, cls in sorted(vars(torch.nn).items()):
+        if isinstance(cls, type) and issubclass(cls, torch.nn.Module) and cls is not torch.nn.Module:
+            owners.append(("torch.nn." + name, cls, False))
+    return owners
+
+
+def _resolve(owner, attribute):
+    # The attribute as an access finds it, without running descriptors or a module's __getattr__.
+    if isinstance(owner, type):
+        for klass in owner.__mro__:
+            if klass is not object and attribute in vars(klass):
+                return vars(klass)[attribute]
+        return _MISSING
+    return vars(owner).get(attribute, _MISSING)
+
+
+def snapshot():
+    entries = []
+    for owner_name, owner, public_only in _owners():
+        if owner_name == "torch.Tensor":  # its C methods live in a base class (torch._C._TensorBase)
+            names = {a for klass in owner.__mro__ if klass is not object for a in vars(klass)}
+        else:
+            names = list(vars(owner))
+        for attribute in sorted(names):
+            if public_only and attribute.startswith("_"):
+                continue
+            if attribute in _CLOCKS_AND_CHECKERS and owner_name in ("torch", "torch.Tensor"):
+                continue
+            value = _resolve(owner, attribute)
+            if isinstance(value, (type, types.ModuleType)) or not (
+                    callable(value) or isinstance(value, (staticmethod, classmethod))):
+                continue
+            own = not isinstance(owner, type) or attribute in vars(owner)
+            entries.append((owner_name + "." + attribute, owner, attribute, value, own))
+    return entries
+
+
+def _key(value):
+    # What a profile event names: the code of a Python function, the builtin itself otherwise.
+    code = getattr(value, "__code__", None)
+    if code is None and isinstance(value, (staticmethod, classmethod)):
+        code = getattr(value.__func__, "__code__", None)
+    return ("code", id(code)) if code is not None else ("object", id(value))
+
+
+def trace(call):
+    import torch
+    seen = set()
+
+    def profile(frame, event, arg):
+        if event == "call":
+            seen.add(("code", id(frame.f_code)))
+        elif event == "c_call":
+            seen.add(("object", id(arg)))
+            owner = getattr(arg, "__self__", None)
+            if isinstance(owner, torch.Tensor):
+                seen.add(("tensor-method", getattr(arg, "__name__", "")))
+
+    before = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        call()
+    finally:
+        sys.setprofile(before)
+    return seen
+
+
+def replaced(entries, called):
+    out = []
+    for name, owner, attribute, original, own in entries:
+        now = _resolve(owner, attribute)
+        if now is original:
+            continue
+        runs = False
+        if called is not None:
+            runs = _key(original) in called or (
+                name.startswith("torch.Tensor.") and ("tensor-method", attribute) in called)
+        shown = "(removed)" if now is _MISSING else getattr(now, "__qualname__", type(now).__qualname__)
+        code = getattr(now, "__code__", None)
+        out.append((name, str(shown), code.co_filename if code else "", code.co_firstlineno if code else 0, runs))
+    return out
+
+
+def restore(entries):
+    for name, owner, attribute, original, own in entries:
+        if _resolve(owner, attribute) is original:
+            continue
+        if own:
+            setattr(owner, attribute, original)
+        elif attribute in vars(owner):  # set on the class over the base's: remove it
+            delattr(owner, attribute)
+)PY";
+
+py::dict& helpers() {
+  static py::dict* h = [] {
+    auto* d = new py::dict();  // lives as long as the interpreter (never destroyed after it)
+    py::exec(kHelpers, *d);
+    return d;
+  }();
+  return *h;
+}
+
+}  // namespace
+
+TorchIdentity TorchIdentity::take() {
+  TorchIdentity t;
+  t.snapshot_ = helpers()["snapshot"]();
+  t.called_ = py::none();
+  return t;
+}
+
+void TorchIdentity::traceReference(const py::object& call) { called_ = helpers()["trace"](call); }
+
+std::vector<TorchReplacement> TorchIdentity::replaced() const {
+  std::vector<TorchReplacement> out;
+  if (!snapshot_) return out;
+  for (py::handle item : helpers()["replaced"](snapshot_, called_)) {
+    const py::tuple t = py::reinterpret_borrow<py::tuple>(item);
+    out.push_back({t[0].cast<std::string>(), t[1].cast<std::string>(), t[2].cast<std::string>(), t[3].cast<int>(),
+                   t[4].cast<bool>()});
+  }
+  return out;
+}
+
+void TorchIdentity::restore() const {
+  if (snapshot_) helpers()["restore"](snapshot_);
+}
+
+std::size_t TorchIdentity::size() const { return snapshot_ ? py::len(snapshot_) : 0; }
+
+}  // namespace ks::engine

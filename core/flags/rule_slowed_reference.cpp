@@ -1,0 +1,113 @@
+// slowed-reference: the candidate makes the reference slower in a process it shares with it (issue 15,
+// family 4): it rebinds a torch function or module method (torch.matmul, F.conv2d, nn.Conv2d.forward, a
+// Tensor method) that a reference may call, or switches a process-wide setting that slows other models
+// (thread counts, deterministic algorithms, cuDNN off or its autotuner off, TF32 off). The runner restores
+// identities and settings and times the reference before the candidate's import (core/engine/torch_identity.h,
+// runtime_probes.h); this rule reads the source. Clocks and comparison functions are timer-patch's and
+// checker-patch's; settings that lower precision are lowered-precision's.
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+#include "core/flags/rebinding.h"
+#include "core/flags/rule_context.h"
+
+namespace ks {
+
+namespace {
+
+bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+// A torch callable a reference may run: under torch., not a private or configuration attribute, not a
+// setting (torch.backends), not a clock or stream of torch.cuda (timer-patch) and not a comparison
+// (checker-patch, which reports those).
+bool isTorchCallable(std::string_view name) {
+  if (!startsWith(name, "torch.") || startsWith(name, "torch._") || startsWith(name, "torch.backends.") ||
+      startsWith(name, "torch.cuda.") || startsWith(name, "torch.testing.") || contains(name, ".config.") ||
+      startsWith(name, "torch.utils.benchmark"))
+    return false;
+  static constexpr std::string_view kComparisons[] = {
+      "allclose", "isclose", "equal", "eq", "ne", "__eq__", "__ne__", "__lt__", "__le__", "__gt__",
+      "__ge__", "__bool__", "all", "any", "abs", "sub", "__sub__", "max", "isnan", "isfinite"};
+  const std::string_view last = name.substr(name.rfind('.') + 1);
+  const bool torchOrTensor = startsWith(name, "torch.Tensor.") || name.find('.', 6) == std::string_view::npos;
+  return !(torchOrTensor && std::find(std::begin(kComparisons), std::end(kComparisons), last) != std::end(kComparisons));
+}
+
+// Whether the reference program names what was rebound: calls it (torch.matmul), constructs the class whose
+// method it is (torch.nn.Conv2d for torch.nn.Conv2d.forward), or calls a method of that name on a tensor.
+bool referenceUses(const py::PyModule& reference, const std::string& rebound) {
+  const std::string_view last = std::string_view(rebound).substr(rebound.rfind('.') + 1);
+  for (const py::Call& c : reference.calls()) {
+    if (c.resolved == rebound || startsWith(rebound, c.resolved + ".")) return true;
+    if (startsWith(rebound, "torch.Tensor.") && endsWithMember(c.callee, last) && c.callee.find('.') != std::string::npos)
+      return true;
+  }
+  return false;
+}
+
+struct Setting {
+  std::string_view name;  // resolved target of an assignment, or a called function
+  std::string_view slowing;  // the value text that slows (compact), "" for any call of the function
+};
+
+// Assignments and calls that slow every model of the process.
+constexpr Setting kSlowingAssignments[] = {{"torch.backends.cudnn.benchmark", "False"},
+                                           {"torch.backends.cudnn.deterministic", "True"},
+                                           {"torch.backends.cudnn.enabled", "False"},
+                                           {"torch.backends.cuda.matmul.allow_tf32", "False"},
+                                           {"torch.backends.cudnn.allow_tf32", "False"}};
+constexpr std::string_view kSlowingCalls[] = {"torch.set_num_threads", "torch.set_num_interop_threads",
+                                              "torch.use_deterministic_algorithms"};
+
+}  // namespace
+
+void checkSlowedReference(const RuleContext& ctx, std::vector<Flag>& out) {
+  const py::PyModule& m = ctx.candidate;
+  std::vector<int> lines;
+  std::vector<std::string> rebound;
+  bool used = false;
+  for (const Rebinding& r : findRebindings(m, isTorchCallable)) {
+    if (std::find(rebound.begin(), rebound.end(), r.name) == rebound.end()) {
+      rebound.push_back(r.name);
+      used = used || referenceUses(ctx.reference, r.name);
+    }
+    lines.push_back(r.line);
+  }
+  if (!rebound.empty()) {
+    std::string what;
+    for (const std::string& r : rebound) what += (what.empty() ? "" : ", ") + r;
+    out.push_back(makeFlag("slowed-reference", used ? FlagSeverity::Hack : FlagSeverity::Suspicious,
+                           used ? 0.85 : 0.6,
+                           "Replaces " + what +
+                               (used ? ", which the reference calls: in a process shared with the reference its "
+                                       "time, and the speedup, change."
+                                     : " for the whole process: a reference calling it would run the replacement."),
+                           lines, excerptOf(m, lines)));
+    return;
+  }
+  std::vector<int> settingLines;
+  std::string what;
+  for (const py::Assignment& a : m.assignments())
+    for (const std::string& target : a.targets)
+      for (const Setting& s : kSlowingAssignments)
+        if (m.resolve(target) == s.name && m.compactText(a.value) == s.slowing) {
+          settingLines.push_back(a.line);
+          what += (what.empty() ? "" : ", ") + std::string(s.name) + " = " + std::string(s.slowing);
+        }
+  for (const py::Call& c : m.calls())
+    for (std::string_view name : kSlowingCalls)
+      if (c.resolved == name) {
+        const std::string args = m.compactText(c.tokens);
+        if (name == "torch.use_deterministic_algorithms" && args.find("False") != std::string::npos) continue;
+        settingLines.push_back(c.line);
+        what += (what.empty() ? "" : ", ") + args;
+      }
+  if (settingLines.empty()) return;
+  out.push_back(makeFlag("slowed-reference", FlagSeverity::Suspicious, 0.5,
+                         "Switches a process-wide setting that slows other models (" + what +
+                             "): in a process shared with the reference, the reference runs slower.",
+                         settingLines, excerptOf(m, settingLines)));
+}
+
+}  // namespace ks
