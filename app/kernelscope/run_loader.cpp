@@ -11,6 +11,7 @@
 
 #include "core/formats/load.h"
 #include "views/model/loaded_run.h"
+#include "views/model/stage_timer.h"
 
 namespace ks {
 namespace {
@@ -82,9 +83,14 @@ void RunLoader::open(const QString& path) {
       LoadOptions options;
       options.progress = [job](double f) { job->permille = static_cast<int>(f * 1000); };
       options.cancel = &job->cancel;
-      RunFile file = loadAny(job->path.toStdString(), options);
+      RunFile file;
+      {
+        const StageTimer timer("read: the file (loadAny)");
+        file = loadAny(job->path.toStdString(), options);
+      }
       if (job->cancel) return {{}, {}, true};
       if (file.tasks.empty()) return {{}, describeFailure(file), false};
+      const StageTimer timer("read: rows (LoadedRun)");
       return {std::make_shared<LoadedRun>(std::move(file)), {}, false};
     } catch (const std::exception& e) {
       return {{}, QString::fromUtf8(e.what()), false};
@@ -123,6 +129,7 @@ void RunLoader::startChecks(const std::shared_ptr<Job>& job) {
   connect(&job->checks, &QFutureWatcherBase::finished, this, [this, job] { finishChecks(job); });
   const std::shared_ptr<const LoadedRun> run = job->run;
   job->checks.setFuture(QtConcurrent::run(&m_control, [this, job, run]() -> CheckResult {
+    const StageTimer timer("after paint: static checks of every candidate");
     return run->checkFlags(
         &m_workers, [job](double f) { job->permille = static_cast<int>(f * 1000); }, &job->cancel);
   }));
