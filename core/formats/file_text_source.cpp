@@ -62,23 +62,31 @@ std::shared_ptr<JsonStringFile> JsonStringFile::open(const std::filesystem::path
 }
 
 std::string JsonStringFile::text(std::uint64_t offset, std::uint32_t length) const {
+  // A file that only grew (an RL job appending candidates) still holds the text where it was; one rewritten
+  // in place is caught by the quotes around the string no longer being there (or by reading past its end).
+  const auto changed = [&] {
+    return TextReadError(shownPath_ + " changed since it was opened; open it again to read its programs");
+  };
   struct stat st {};
   if (::fstat(fd_, &st) != 0)
     throw TextReadError("cannot read the program back from " + shownPath_ + ": " + std::strerror(errno));
-  if (st.st_size != size_ || modifiedNs(st) != modifiedNs_)
-    throw TextReadError(shownPath_ + " changed since it was opened; open it again to read its programs");
-  std::string body(length, '\0');
+  if (st.st_size < size_ || (st.st_size == size_ && modifiedNs(st) != modifiedNs_) || offset == 0) throw changed();
+  std::string quoted(std::size_t{length} + 2, '\0');  // with the quotes on both sides
   std::size_t done = 0;
-  while (done < length) {
-    const ssize_t got = ::pread(fd_, body.data() + done, length - done, static_cast<off_t>(offset + done));
+  while (done < quoted.size()) {
+    const ssize_t got =
+        ::pread(fd_, quoted.data() + done, quoted.size() - done, static_cast<off_t>(offset - 1 + done));
     if (got < 0 && errno == EINTR) continue;
-    if (got <= 0)
+    if (got < 0)
       throw TextReadError("cannot read the program back from " + shownPath_ + " at byte " +
-                          std::to_string(offset) + ": " + (got < 0 ? std::strerror(errno) : "end of file"));
+                          std::to_string(offset) + ": " + std::strerror(errno));
+    if (got == 0) throw changed();
     done += static_cast<std::size_t>(got);
   }
+  if (quoted.front() != '"' || quoted.back() != '"') throw changed();
   std::string problem;
-  std::optional<std::string> decoded = decodeJsonStringBody(body, problem);
+  std::optional<std::string> decoded =
+      decodeJsonStringBody(std::string_view(quoted).substr(1, length), problem);
   if (!decoded)
     throw TextReadError("the program at byte " + std::to_string(offset) + " of " + shownPath_ +
                         " is not a JSON string: " + problem);

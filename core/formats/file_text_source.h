@@ -2,8 +2,9 @@
 // The open file a run's programs are read back from (core/model/program_text.h): JSON string literals
 // (their text between the quotes) at offsets the run-format reader recorded. The file stays open for as long
 // as a ProgramText names it, so a file removed or replaced under its path after loading still reads (and a
-// spooled copy of a pipe can be deleted at once); a file changed in place since it was opened is refused
-// rather than read wrong.
+// spooled copy of a pipe can be deleted at once), and so does one that only grew (a job appending lines); a
+// file rewritten in place since it was opened (shorter, the same size but newer, or the string's quotes no
+// longer where they were) is refused rather than read wrong.
 #include <sys/types.h>
 
 #include <cstdint>

@@ -94,21 +94,26 @@ TEST(RunFormatScale, AFileRemovedAfterLoadingStillReads) {
   EXPECT_EQ(run.tasks.at(0).candidates.at(0).code.value(), "line\none");
 }
 
-TEST(RunFormatScale, AFileChangedInPlaceIsRefusedNotMisread) {
+TEST(RunFormatScale, AFileThatGrewStillReadsOneRewrittenInPlaceIsRefused) {
   test::TempDir dir;
-  const auto path = dir.write("run.jsonl", kHeader + R"({"type": "candidate", "task": "L1/1", "id": "a", )"
-                                                     R"("code": "abc", "measurements": [{"speedup": 1.5}]})"
-                                                     "\n");
+  const std::string line = R"({"type": "candidate", "task": "L1/1", "id": "a", "code": "abc", )"
+                           R"("measurements": [{"speedup": 1.5}]})"
+                           "\n";
+  const auto path = dir.write("run.jsonl", kHeader + line);
   const RunFile run = readRunFile(path);
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::app);
-    out << "\n";
-  }
   const ProgramText& code = run.tasks.at(0).candidates.at(0).code;
-  EXPECT_TRUE(code.has_value());
+  {  // a job appends a candidate: what was read still reads
+    std::ofstream out(path, std::ios::binary | std::ios::app);
+    out << line;
+  }
+  EXPECT_EQ(code.value(), "abc");
+  {  // rewritten in place, the program moved: refused, not misread
+    std::fstream out(path, std::ios::binary | std::ios::in | std::ios::out);
+    out << std::string(kHeader.size() + line.find("abc") + 4, ' ');  // over the program
+  }
   try {
     (void)code.value();
-    ADD_FAILURE() << "read a changed file";
+    ADD_FAILURE() << "read a rewritten file";
   } catch (const TextReadError& e) {
     EXPECT_NE(std::string(e.what()).find("changed since it was opened"), std::string::npos) << e.what();
   }
