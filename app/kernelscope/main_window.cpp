@@ -258,7 +258,7 @@ void MainWindow::restoreEdit(int row) {
                               QString::fromStdString(c->id)};
   m_edits->setCurrent(key);
   const auto saved = m_edits->saved(key);
-  if (!saved || saved->text.toStdString() == *c->code) return;
+  if (!saved || saved->text.toStdString() == c->code.valueOrEmpty()) return;
   const QDateTime at = saved->savedAt.toLocalTime();
   m_code->showEdit(saved->text, tr("Restored unsaved edit from %1 — Revert shows the recorded program")
                                     .arg(at.date() == QDate::currentDate()
