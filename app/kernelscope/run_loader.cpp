@@ -106,10 +106,24 @@ void RunLoader::cancel() {
   if (m_job) m_job->cancel = true;
 }
 
+// A finished job's watchers hold lambdas that hold the job (and through it the futures' results: a run, a
+// million candidates' flags): they are disconnected once the signal that got us here has returned, so that
+// the job goes.
+void RunLoader::release(const std::shared_ptr<Job>& job) {
+  QMetaObject::invokeMethod(
+      this,
+      [job] {
+        job->load.disconnect();
+        job->checks.disconnect();
+      },
+      Qt::QueuedConnection);
+}
+
 void RunLoader::finishLoad(const std::shared_ptr<Job>& job) {
   if (m_job != job) return;
   const LoadResult result = job->load.result();
   if (result.canceled || !result.run) {
+    release(job);
     m_job.reset();
     m_poll.stop();
     if (result.canceled)
@@ -137,9 +151,11 @@ void RunLoader::startChecks(const std::shared_ptr<Job>& job) {
 
 void RunLoader::finishChecks(const std::shared_ptr<Job>& job) {
   if (m_job != job) return;
+  release(job);
   m_job.reset();
   m_poll.stop();
-  CheckResult result = job->checks.result();
+  // Taken, not copied: result() copies, and the future would have kept its copy of every flag.
+  CheckResult result = job->checks.future().takeResult();
   if (!result) {
     emit canceled(job->path);
     return;
