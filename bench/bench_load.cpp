@@ -1,7 +1,9 @@
 // bench_load FILE...: times loadAny and summarize on each file and prints a markdown table. Each file is
 // loaded in a fresh child process (three times; the run with the median load time is shown), so the peak
 // RSS (getrusage) is that load's alone. CPU ms is the child's user + system time (all threads): on a busy
-// machine it moves less than the wall-clock times.
+// machine it moves less than the wall-clock times. "B/cand." is the resident memory after loading over the
+// candidates (the run as held in memory; programs and analyses of run files stay in the file), and a second
+// table gives the in-memory sizes of the model's structs.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/formats/huge_pages.h"
 #include "core/formats/load.h"
 #include "core/stats/speedup_stats.h"
 
@@ -21,12 +24,24 @@ namespace {
 constexpr int kRuns = 3;
 
 struct Sample {
-  double loadMs = 0, summarizeMs = 0, cpuMs = 0, peakRssMiB = 0;
+  double loadMs = 0, summarizeMs = 0, cpuMs = 0, peakRssMiB = 0, rssMiB = 0;
   std::size_t tasks = 0, candidates = 0, issues = 0;
 };
 
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// VmRSS of this process, MiB.
+double residentMiB() {
+  std::FILE* status = std::fopen("/proc/self/status", "r");
+  if (!status) return 0;
+  char line[256];
+  double kib = 0;
+  while (std::fgets(line, sizeof line, status))
+    if (std::sscanf(line, "VmRSS: %lf kB", &kib) == 1) break;
+  std::fclose(status);
+  return kib / 1024;
 }
 
 // Runs in the child: loads, summarizes and writes the sample to `fd`.
@@ -41,6 +56,7 @@ void measure(const char* path, int fd) {
   s.tasks = run.tasks.size();
   s.candidates = run.candidateCount();
   s.issues = run.issues.size() + (summary.overall.count == s.candidates ? 0 : 1);
+  s.rssMiB = residentMiB();
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   s.peakRssMiB = static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
@@ -69,13 +85,15 @@ bool sampleInChild(const char* path, Sample& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ks::preferHugePages(argv);  // as the GUI does (core/formats/huge_pages.h)
   if (argc < 2) {
     std::fprintf(stderr, "usage: bench_load FILE...\n");
     return 2;
   }
   std::printf(
-      "| file | size MiB | tasks | candidates | issues | load ms | summarize ms | CPU ms | peak RSS MiB |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      "| file | size MiB | tasks | candidates | issues | load ms | summarize ms | CPU ms | peak RSS MiB | "
+      "B/cand. |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   std::fflush(stdout);
   int failures = 0;
   for (int i = 1; i < argc; ++i) {
@@ -101,10 +119,15 @@ int main(int argc, char** argv) {
       bytes = std::filesystem::file_size(argv[i], ec);
     }
     const double sizeMiB = ec ? 0.0 : static_cast<double>(bytes) / (1 << 20);
-    std::printf("| %s | %.1f | %zu | %zu | %zu | %.0f | %.1f | %.0f | %.0f |\n",
+    const double perCandidate =
+        median.candidates ? median.rssMiB * 1024 * 1024 / static_cast<double>(median.candidates) : 0;
+    std::printf("| %s | %.1f | %zu | %zu | %zu | %.0f | %.1f | %.0f | %.0f | %.0f |\n",
                 std::filesystem::path(argv[i]).filename().c_str(), sizeMiB, median.tasks, median.candidates,
-                median.issues, median.loadMs, median.summarizeMs, median.cpuMs, peak);
+                median.issues, median.loadMs, median.summarizeMs, median.cpuMs, peak, perCandidate);
     std::fflush(stdout);
   }
+  std::printf(
+      "\n| struct | bytes |\n|---|---:|\n| Candidate | %zu |\n| Measurement | %zu |\n| ProgramText | %zu |\n",
+      sizeof(ks::Candidate), sizeof(ks::Measurement), sizeof(ks::ProgramText));
   return failures == 0 ? 0 : 1;
 }

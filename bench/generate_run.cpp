@@ -1,5 +1,6 @@
-// generate_run N OUT: writes a deterministic kscope run file with N candidates of realistic size (2-4 KB
-// of code each, a markdown analysis, lineage and two measurements) over 250 KernelBench-like tasks.
+// generate_run N OUT [TASKS]: writes a deterministic kscope run file with N candidates of realistic size (2-4
+// KB of code each, a markdown analysis, lineage and two measurements) over TASKS KernelBench-like tasks
+// (default 250; 1 makes one search of N candidates, for the Search tab).
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -10,7 +11,7 @@
 
 namespace {
 
-constexpr int kTasks = 250;
+int taskCount = 250;  // set from the command line
 
 // splitmix64: the same sequence on every platform and compiler (std:: distributions are not).
 class Random {
@@ -95,9 +96,9 @@ ks::RunFile generate(int candidates) {
   ks::RunFile run;
   run.title = "Generated benchmark run (" + std::to_string(candidates) + " candidates)";
   run.description = "Synthetic, deterministic: bench/generate_run.cpp.";
-  for (int t = 0; t < kTasks; ++t) {
+  for (int t = 0; t < taskCount; ++t) {
     ks::Task& task = run.tasks.emplace_back();
-    task.level = 1 + t * 3 / kTasks;
+    task.level = 1 + t * 3 / taskCount;
     task.number = 1 + t % 100;
     task.name = std::to_string(task.number) + "_Generated_task";
     task.referenceCode =
@@ -106,14 +107,14 @@ ks::RunFile generate(int candidates) {
         std::string(static_cast<std::size_t>(random.between(600, 1800)), '#') + "\n";
   }
   for (int c = 0; c < candidates; ++c) {
-    ks::Task& task = run.tasks[static_cast<std::size_t>(c % kTasks)];
+    ks::Task& task = run.tasks[static_cast<std::size_t>(c % taskCount)];
     const int index = static_cast<int>(task.candidates.size());
     ks::Candidate& candidate = task.candidates.emplace_back();
     candidate.id = "r" + std::to_string(index);
     if (index > 0) candidate.parents.push_back("r" + std::to_string(random.between(0, index - 1)));
     candidate.step = index / 8;
     const double speedup = 0.3 + 4.0 * random.unit() * random.unit();
-    candidate.code = kernelCode(random, c % kTasks, index);
+    candidate.code = kernelCode(random, c % taskCount, index);
     candidate.analysis = analysis(random, speedup);
     ks::Measurement m;
     m.speedup = speedup;
@@ -133,11 +134,13 @@ ks::RunFile generate(int candidates) {
 
 int main(int argc, char** argv) {
   int candidates = 0;
-  if (argc != 3 ||
-      std::from_chars(argv[1], argv[1] + std::char_traits<char>::length(argv[1]), candidates).ec !=
-          std::errc() ||
-      candidates < 0) {
-    std::cerr << "usage: generate_run N OUT.jsonl   (N candidates, written as a kscope run file)\n";
+  const auto number = [](const char* text, int& out) {
+    return std::from_chars(text, text + std::char_traits<char>::length(text), out).ec == std::errc();
+  };
+  if ((argc != 3 && argc != 4) || !number(argv[1], candidates) || candidates < 0 ||
+      (argc == 4 && (!number(argv[3], taskCount) || taskCount < 1))) {
+    std::cerr << "usage: generate_run N OUT.jsonl [TASKS]   (N candidates over TASKS tasks, default 250, "
+                 "written as a kscope run file)\n";
     return 2;
   }
   std::string error;

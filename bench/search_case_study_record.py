@@ -6,8 +6,8 @@
 BATCH.jsonl: the `--out` lines of `kscope batch sample_runs/search-softmax.kscope.jsonl` (docs/cli.md,
 "Lines of --out"). CASE_DIR (default sample_runs/search-softmax) gets measured.json: per candidate id, one
 measurement in the run format's keys (docs/run-format.md) with origin "measured", the device, the time it
-was recorded, and its verdict in two more keys, "outcome" and "error", which make_samples.py reads (a failed
-run becomes a note in the candidate's analysis: the run format has no verdict):
+was recorded, and its verdict in two more keys, "outcome" and "error", which the run format carries
+(docs/run-format.md, "Verdicts") and make_samples.py writes as they are:
   correct    speedup, baseline_ms and candidate_ms (the medians of the timing phase), outcome "correct"
   incorrect  no number; outcome "incorrect" and the worst seed's errors against its tolerance
   error      no number; outcome "error" and the error's kind and first line ("build: ...")

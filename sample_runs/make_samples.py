@@ -2,10 +2,11 @@
 """Writes each case study folder (reference.py, r*.py, r*.md, case.json, optional measured.json) as a
 KernelScope run file <case>.kscope.jsonl next to it (format: docs/run-format.md).
 
-measured.json, when present, holds numbers measured on a real GPU (for search-softmax,
-bench/gpu/search-case-study.sh writes it with bench/search_case_study_record.py); they are stored as the
-candidates' measurements. An entry whose "outcome" is "incorrect" or "error" has no number: it is written as
-a note at the end of the candidate's analysis instead, since the run format records no verdict.
+measured.json, when present, holds what a real GPU measured (for search-softmax,
+bench/gpu/search-case-study.sh writes it with bench/search_case_study_record.py); each entry is stored as a
+measurement of the candidate, its verdict with it: a correct run's numbers, and for a run that gave no
+number its "outcome" ("incorrect" or "error") and "error" (why), which the run format carries (a failed
+candidate is drawn like a failed re-run).
 Run from anywhere: python3 sample_runs/make_samples.py
 """
 import json
@@ -34,19 +35,12 @@ def build(case_dir):
                 "language": "python", "code": read(case_dir / f"{cid}.py")}
         if (case_dir / f"{cid}.md").exists():
             line["analysis"] = read(case_dir / f"{cid}.md")
-        line["measurements"], failed = [], []
+        line["measurements"] = []
         for m in measured.get(cid, []):
-            # A run that gave no number (bench/search_case_study_record.py: outcome incorrect or error) is
-            # not a measurement of the run format: it becomes a note at the end of the analysis.
             m = dict(m)
-            outcome, error = m.pop("outcome", "correct"), m.pop("error", "")
-            if outcome == "correct":
-                line["measurements"].append(m)
-            else:
-                failed.append(f"**Measured on {m.get('device', 'a GPU')} ({m.get('when', 'no date')}): {outcome}**"
-                              + (f" — {error}" if error else ""))
-        if failed:
-            line["analysis"] = line.get("analysis", "").rstrip("\n") + "\n\n" + "\n\n".join(failed) + "\n"
+            if not m.get("error"):
+                m.pop("error", None)
+            line["measurements"].append(m)
         lines.append(line)
     out = HERE / f"{case_dir.name}.kscope.jsonl"
     out.write_text("".join(json.dumps(l, ensure_ascii=False) + "\n" for l in lines), encoding="utf-8")

@@ -6,9 +6,11 @@
 
 #include "app/kernelscope/main_window.h"
 #include "app/kernelscope/run_controller.h"
+#include "core/formats/huge_pages.h"
 #include "core/version/version.h"
 
 int main(int argc, char* argv[]) {
+  ks::preferHugePages(argv);  // a million-candidate run: a quarter less CPU to read (huge_pages.h)
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("KernelScope"));
   QApplication::setApplicationName(QStringLiteral("kernelscope"));

@@ -31,6 +31,7 @@
 #include "views/model/measured_history.h"
 #include "views/model/open_run.h"
 #include "views/model/speedup_trust.h"
+#include "views/model/stage_timer.h"
 #include "views/widgets/analysis_view.h"
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/code_editor.h"
@@ -257,7 +258,7 @@ void MainWindow::restoreEdit(int row) {
                               QString::fromStdString(c->id)};
   m_edits->setCurrent(key);
   const auto saved = m_edits->saved(key);
-  if (!saved || saved->text.toStdString() == *c->code) return;
+  if (!saved || saved->text.toStdString() == c->code.valueOrEmpty()) return;
   const QDateTime at = saved->savedAt.toLocalTime();
   m_code->showEdit(saved->text, tr("Restored unsaved edit from %1 — Revert shows the recorded program")
                                     .arg(at.date() == QDate::currentDate()
@@ -274,11 +275,13 @@ void MainWindow::openPath(const QString& path) {
 void MainWindow::showRun(const QString& path, std::shared_ptr<const LoadedRun> run) {
   if (!m_loader->isBusy()) m_status->setLoading(false);
   m_edits->flush();
+  const StageTimer timer("show: every view (OpenRun::open)");
   m_open->open(path, std::move(run));  // the views follow; then opened()
   emit runShown();
 }
 
 void MainWindow::opened() {
+  const StageTimer timer("view: main window (history, recent files, counts)");
   const std::shared_ptr<const LoadedRun>& run = m_open->run();
   m_historyLoader->load(m_open->path(), run);
   if (run) {

@@ -11,6 +11,7 @@
 
 #include "core/formats/load.h"
 #include "views/model/loaded_run.h"
+#include "views/model/stage_timer.h"
 
 namespace ks {
 namespace {
@@ -82,9 +83,14 @@ void RunLoader::open(const QString& path) {
       LoadOptions options;
       options.progress = [job](double f) { job->permille = static_cast<int>(f * 1000); };
       options.cancel = &job->cancel;
-      RunFile file = loadAny(job->path.toStdString(), options);
+      RunFile file;
+      {
+        const StageTimer timer("read: the file (loadAny)");
+        file = loadAny(job->path.toStdString(), options);
+      }
       if (job->cancel) return {{}, {}, true};
       if (file.tasks.empty()) return {{}, describeFailure(file), false};
+      const StageTimer timer("read: rows (LoadedRun)");
       return {std::make_shared<LoadedRun>(std::move(file)), {}, false};
     } catch (const std::exception& e) {
       return {{}, QString::fromUtf8(e.what()), false};
@@ -100,10 +106,24 @@ void RunLoader::cancel() {
   if (m_job) m_job->cancel = true;
 }
 
+// A finished job's watchers hold lambdas that hold the job (and through it the futures' results: a run, a
+// million candidates' flags): they are disconnected once the signal that got us here has returned, so that
+// the job goes.
+void RunLoader::release(const std::shared_ptr<Job>& job) {
+  QMetaObject::invokeMethod(
+      this,
+      [job] {
+        job->load.disconnect();
+        job->checks.disconnect();
+      },
+      Qt::QueuedConnection);
+}
+
 void RunLoader::finishLoad(const std::shared_ptr<Job>& job) {
   if (m_job != job) return;
   const LoadResult result = job->load.result();
   if (result.canceled || !result.run) {
+    release(job);
     m_job.reset();
     m_poll.stop();
     if (result.canceled)
@@ -123,6 +143,7 @@ void RunLoader::startChecks(const std::shared_ptr<Job>& job) {
   connect(&job->checks, &QFutureWatcherBase::finished, this, [this, job] { finishChecks(job); });
   const std::shared_ptr<const LoadedRun> run = job->run;
   job->checks.setFuture(QtConcurrent::run(&m_control, [this, job, run]() -> CheckResult {
+    const StageTimer timer("after paint: static checks of every candidate");
     return run->checkFlags(
         &m_workers, [job](double f) { job->permille = static_cast<int>(f * 1000); }, &job->cancel);
   }));
@@ -130,9 +151,11 @@ void RunLoader::startChecks(const std::shared_ptr<Job>& job) {
 
 void RunLoader::finishChecks(const std::shared_ptr<Job>& job) {
   if (m_job != job) return;
+  release(job);
   m_job.reset();
   m_poll.stop();
-  CheckResult result = job->checks.result();
+  // Taken, not copied: result() copies, and the future would have kept its copy of every flag.
+  CheckResult result = job->checks.future().takeResult();
   if (!result) {
     emit canceled(job->path);
     return;

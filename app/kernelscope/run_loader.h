@@ -45,6 +45,7 @@ class RunLoader : public QObject {
   void startChecks(const std::shared_ptr<Job>& job);
   void finishLoad(const std::shared_ptr<Job>& job);
   void finishChecks(const std::shared_ptr<Job>& job);
+  void release(const std::shared_ptr<Job>& job);
   void stop();
 
   std::shared_ptr<Job> m_job;

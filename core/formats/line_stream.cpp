@@ -1,10 +1,14 @@
 #include "core/formats/line_stream.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -14,7 +18,7 @@
 namespace ks {
 namespace {
 
-constexpr std::size_t kBlockBytes = std::size_t{16} << 20;
+constexpr std::size_t kBlockBytes = std::size_t{4} << 20;
 constexpr std::size_t kBinaryProbeBytes = std::size_t{64} << 10;
 
 struct FileCloser {
@@ -45,20 +49,14 @@ std::string fileOpenProblem(const std::filesystem::path& path) {
   return {};
 }
 
-LineStreamResult streamLines(const std::filesystem::path& path, const LoadOptions& options, IssueList& issues,
-                             const std::function<bool(std::span<const TextLine>)>& onBlock) {
+namespace {
+
+LineStreamResult streamFile(FilePtr file, std::optional<std::uintmax_t> knownSize, const LoadOptions& options,
+                            IssueList& issues,
+                            const std::function<bool(std::span<const TextLine>)>& onBlock) {
   LineStreamResult result;
-  if (std::string problem = fileOpenProblem(path); !problem.empty()) {
-    issues.error(0, "cannot read: " + problem);
-    return result;
-  }
-  FilePtr file(std::fopen(path.c_str(), "rb"));
-  if (!file) {
-    issues.error(0, std::string("cannot read: ") + std::strerror(errno));
-    return result;
-  }
-  std::error_code ec;
-  const auto fileSize = std::filesystem::file_size(path, ec);
+  const std::error_code ec = knownSize ? std::error_code() : std::make_error_code(std::errc::io_error);
+  const std::uintmax_t fileSize = knownSize.value_or(0);
   std::setvbuf(file.get(), nullptr, _IONBF, 0);  // we read in large blocks ourselves
 
   const std::size_t maxLine = std::max<std::size_t>(options.maxLineBytes, 1);
@@ -70,6 +68,7 @@ LineStreamResult streamLines(const std::filesystem::path& path, const LoadOption
     firstBlock = std::min(firstBlock, static_cast<std::size_t>(fileSize) + 64);
   std::vector<char> buffer(firstBlock);
   std::size_t filled = 0;
+  std::uint64_t base = 0;      // file offset of buffer[0]
   std::uint64_t consumed = 0;  // bytes of the file read so far
   int lineNumber = 0;          // lines completed so far
   bool skippingLongLine = false;
@@ -115,7 +114,7 @@ LineStreamResult streamLines(const std::filesystem::path& path, const LoadOption
       } else {
         std::string_view text(buffer.data() + start, end - start);
         if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-        if (!isBlank(text)) lines.push_back(TextLine{text, lineNumber, newline == nullptr});
+        if (!isBlank(text)) lines.push_back(TextLine{text, lineNumber, newline == nullptr, base + start});
       }
       start = newline ? end + 1 : filled;
     }
@@ -128,12 +127,15 @@ LineStreamResult streamLines(const std::filesystem::path& path, const LoadOption
     // Keep the incomplete last line; grow the buffer for a long line, or give up on a too long one.
     const std::size_t tail = filled - start;
     std::memmove(buffer.data(), buffer.data() + start, tail);
+    base += start;
     filled = skippingLongLine ? 0 : tail;
+    if (skippingLongLine) base = consumed;
     if (filled == buffer.size()) {
       if (buffer.size() >= bufferCap) {
         issues.error(lineNumber + 1, "line is longer than " + sizeText(maxLine) + "; skipped");
         skippingLongLine = true;
         filled = 0;
+        base = consumed;
       } else {
         buffer.resize(std::min(buffer.size() * 2, bufferCap));
       }
@@ -143,6 +145,44 @@ LineStreamResult streamLines(const std::filesystem::path& path, const LoadOption
     }
   }
   return result;
+}
+
+}  // namespace
+
+LineStreamResult streamLines(const std::filesystem::path& path, const LoadOptions& options, IssueList& issues,
+                             const std::function<bool(std::span<const TextLine>)>& onBlock) {
+  if (std::string problem = fileOpenProblem(path); !problem.empty()) {
+    issues.error(0, "cannot read: " + problem);
+    return {};
+  }
+  FilePtr file(std::fopen(path.c_str(), "rb"));
+  if (!file) {
+    issues.error(0, std::string("cannot read: ") + std::strerror(errno));
+    return {};
+  }
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  return streamFile(std::move(file), ec ? std::nullopt : std::optional<std::uintmax_t>(size), options, issues,
+                    onBlock);
+}
+
+LineStreamResult streamLines(int fd, const std::filesystem::path& path, const LoadOptions& options,
+                             IssueList& issues,
+                             const std::function<bool(std::span<const TextLine>)>& onBlock) {
+  struct stat st {};
+  const int own = ::dup(fd);
+  FilePtr file(own >= 0 ? ::fdopen(own, "rb") : nullptr);
+  if (!file || ::fstat(fd, &st) != 0 || ::lseek(own, 0, SEEK_SET) != 0) {
+    if (own >= 0 && !file) ::close(own);
+    issues.error(0, std::string("cannot read: ") + std::strerror(errno));
+    return {};
+  }
+  if (S_ISDIR(st.st_mode)) {
+    issues.error(0, "cannot read: is a folder; expected a file");
+    return {};
+  }
+  (void)path;
+  return streamFile(std::move(file), static_cast<std::uintmax_t>(st.st_size), options, issues, onBlock);
 }
 
 }  // namespace ks

@@ -2,6 +2,7 @@
 // Streams a text file as blocks of whole lines, for the JSONL readers: memory stays at a few tens of MiB
 // whatever the file size, and each block can be parsed in parallel.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <span>
@@ -16,6 +17,7 @@ struct TextLine {
   std::string_view text;            // without the line break ("\n" or "\r\n")
   int number = 0;                   // 1-based line number in the file
   bool lastWithoutNewline = false;  // the file ends inside this line (it may have been cut short)
+  std::uint64_t offset = 0;         // byte offset of the line's first byte in the file
 };
 
 struct LineStreamResult {
@@ -29,6 +31,11 @@ struct LineStreamResult {
 // issue, nothing read), a line longer than options.maxLineBytes (skipped), a read error, cancellation
 // through options.cancel. Calls options.progress after each block.
 LineStreamResult streamLines(const std::filesystem::path& path, const LoadOptions& options, IssueList& issues,
+                             const std::function<bool(std::span<const TextLine>)>& onBlock);
+
+// The same, reading the already open file `fd` from its start (it is not closed; `path` names it in issues).
+LineStreamResult streamLines(int fd, const std::filesystem::path& path, const LoadOptions& options,
+                             IssueList& issues,
                              const std::function<bool(std::span<const TextLine>)>& onBlock);
 
 // "No such file or folder", "Permission denied", "is a folder; expected a file", ... for a path that

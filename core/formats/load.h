@@ -32,6 +32,9 @@ struct LoadOptions {
   std::string recordedDevice;
   // A JSONL line longer than this is reported and skipped instead of being held in memory.
   std::size_t maxLineBytes = std::size_t{256} << 20;
+  // Run files: read candidate lines with the fast scanner (run_format_scan.h) where it can. False reads every
+  // line with the JSON reader; tests and the fuzz target compare the two.
+  bool fastCandidateLines = true;
 };
 
 // Looks at the path (folder or file) and, for files, the first non-empty line. A folder with kernels/ and

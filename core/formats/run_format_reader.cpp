@@ -1,15 +1,20 @@
+#include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "core/formats/file_text_source.h"
 #include "core/formats/issue_list.h"
 #include "core/formats/line_stream.h"
 #include "core/formats/parallel_for.h"
 #include "core/formats/run_format.h"
+#include "core/formats/run_format_scan.h"
 #include "core/json/json_fields.h"
 
 namespace ks {
@@ -112,11 +117,18 @@ std::optional<Measurement> parseMeasurement(Json& value, std::size_t index,
   m.origin = fields.string("origin", Need::Optional).value_or("recorded");
   m.when = fields.string("when", Need::Optional).value_or("");
   m.mode = fields.string("mode", Need::Optional).value_or("");
+  m.outcome = fields.string("outcome", Need::Optional).value_or("");
+  m.error = fields.string("error", Need::Optional).value_or("");
   problems.insert(problems.end(), fields.problems().begin(), fields.problems().end());
   if (m.origin != "recorded" && m.origin != "measured")
     problems.push_back(context + "expected key \"origin\" to be \"recorded\" or \"measured\", got \"" +
                        m.origin + "\"");
-  if (!m.speedup && !(m.baselineMs && m.candidateMs))
+  if (!m.outcome.empty() && m.outcome != "correct" && m.outcome != "incorrect" && m.outcome != "error")
+    problems.push_back(context +
+                       "expected key \"outcome\" to be \"correct\", \"incorrect\" or \"error\", got \"" +
+                       m.outcome + "\"");
+  const bool failed = m.outcome == "incorrect" || m.outcome == "error";
+  if (!failed && !m.speedup && !(m.baselineMs && m.candidateMs))
     warnings.push_back(context + "has neither \"speedup\" nor both \"baseline_ms\" and \"candidate_ms\"");
   return m;
 }
@@ -142,7 +154,9 @@ Line parseCandidate(ObjectReader& fields, int lineNumber) {
   if (std::optional<CodeLanguage> language = parseLanguage(fields, "language", "", problems))
     c.language = *language;
   c.code = fields.string("code", Need::Optional);
-  c.analysis = fields.string("analysis", Need::Optional).value_or("");
+  if (std::optional<std::string> analysis = fields.string("analysis", Need::Optional);
+      analysis && !analysis->empty())
+    c.analysis = std::move(*analysis);
   if (Json* measurements = fields.array("measurements", Need::Optional))
     for (std::size_t i = 0; i < measurements->size(); ++i)
       if (auto m = parseMeasurement((*measurements)[i], i, problems, warnings))
@@ -154,7 +168,14 @@ Line parseCandidate(ObjectReader& fields, int lineNumber) {
   return {std::move(line), std::move(warnings)};
 }
 
-Line parseLine(const TextLine& text) {
+Line parseLine(const TextLine& text, CandidateScan* scan) {
+  if (scan) {
+    CandidateLine line;
+    if (scanCandidateLine(text.text, text.offset, *scan, line.taskKey, line.candidate)) {
+      line.candidate.sourceLine = text.number;
+      return {std::move(line), {}};
+    }
+  }
   std::string error;
   std::optional<Json> json = json::parseLine(text.text, text.lastWithoutNewline, error);
   if (!json) return {Problem{std::move(error)}, {}};
@@ -192,16 +213,19 @@ class RunAssembler {
     return true;
   }
 
-  // Warns about parents that name no candidate of their task.
-  void checkLineage() {
-    for (const Task& task : run_.tasks) {
-      const auto& ids = candidateIds_[task.key()];
+  // Warns about parents that name no candidate of their task; gives back what the vectors hold spare.
+  void finish() {
+    for (std::size_t t = 0; t < run_.tasks.size(); ++t) {
+      Task& task = run_.tasks[t];
+      task.candidates.shrink_to_fit();
+      const CandidateIds* ids = t < candidateIds_.size() ? &candidateIds_[t] : nullptr;
       for (const Candidate& c : task.candidates)
         for (const std::string& parent : c.parents)
-          if (!ids.contains(parent))
+          if (!ids || !ids->contains(std::string_view(parent)))
             issues_.warning(c.sourceLine, "candidate \"" + c.id + "\" of " + task.key() + " names parent \"" +
                                               parent + "\", which is not a candidate of that task");
     }
+    candidateIds_.clear();
   }
 
  private:
@@ -240,20 +264,44 @@ class RunAssembler {
                                     "\", which no task line above defines; line skipped");
       return;
     }
-    Task& task = run_.tasks[it->second];
-    if (!candidateIds_[line.taskKey].insert(line.candidate.id).second) {
-      issues_.error(lineNumber, "duplicate candidate id \"" + line.candidate.id + "\" in task " +
-                                    line.taskKey + "; line skipped");
-      return;
-    }
+    const std::size_t t = it->second;
+    Task& task = run_.tasks[t];
+    if (candidateIds_.size() <= t)
+      for (std::size_t i = candidateIds_.size(); i <= t; ++i)
+        candidateIds_.emplace_back(0, IdHash{&run_, i}, IdEqual{&run_, i});
     task.candidates.push_back(std::move(line.candidate));
+    if (!candidateIds_[t].insert(static_cast<std::uint32_t>(task.candidates.size() - 1)).second) {
+      issues_.error(lineNumber, "duplicate candidate id \"" + task.candidates.back().id + "\" in task " +
+                                    line.taskKey + "; line skipped");
+      task.candidates.pop_back();
+    }
   }
 
   RunFile& run_;
   IssueList& issues_;
   bool seenFirstLine_ = false;
   std::unordered_map<std::string, std::size_t> taskIndex_;
-  std::unordered_map<std::string, std::unordered_set<std::string>> candidateIds_;
+  // Per task, its candidates' ids as indexes into Task::candidates, looked up by id: a set of strings held
+  // a second copy of every id (~70 MB at a million candidates).
+  struct IdHash {
+    using is_transparent = void;
+    const RunFile* run;
+    std::size_t task;
+    std::size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+    std::size_t operator()(std::uint32_t index) const { return (*this)(idOf(index)); }
+    std::string_view idOf(std::uint32_t index) const { return run->tasks[task].candidates[index].id; }
+  };
+  struct IdEqual {
+    using is_transparent = void;
+    const RunFile* run;
+    std::size_t task;
+    std::string_view idOf(std::uint32_t index) const { return run->tasks[task].candidates[index].id; }
+    bool operator()(std::uint32_t a, std::uint32_t b) const { return idOf(a) == idOf(b); }
+    bool operator()(std::string_view a, std::uint32_t b) const { return a == idOf(b); }
+    bool operator()(std::uint32_t a, std::string_view b) const { return idOf(a) == b; }
+  };
+  using CandidateIds = std::unordered_set<std::uint32_t, IdHash, IdEqual>;
+  std::vector<CandidateIds> candidateIds_;  // by task index
 };
 
 }  // namespace
@@ -264,18 +312,39 @@ RunFile readRunFile(const std::filesystem::path& path, const LoadOptions& option
   run.format = "kscope-run";
   run.title = path.filename().string();
   IssueList issues(run.path, run.issues);
+  if (std::string problem = fileOpenProblem(path); !problem.empty()) {
+    issues.error(0, "cannot read: " + problem);
+    issues.finish();
+    return run;
+  }
+  // Programs and analyses stay in the file, which stays open for them (file_text_source.h).
+  std::string problem;
+  const std::shared_ptr<JsonStringFile> file = JsonStringFile::open(path, problem);
+  if (!file) {
+    issues.error(0, "cannot read: " + problem);
+    issues.finish();
+    return run;
+  }
   RunAssembler assembler(run, issues);
   std::vector<Line> parsed;
-  const LineStreamResult stream = streamLines(path, options, issues, [&](std::span<const TextLine> lines) {
-    parsed.assign(lines.size(), Line{});
-    parallelFor(lines.size(), [&](std::size_t i) { parsed[i] = parseLine(lines[i]); });
-    for (std::size_t i = 0; i < lines.size(); ++i)
-      if (!assembler.add(parsed[i], lines[i].number)) return false;
-    return true;
-  });
+  // Lines are parsed in parallel in chunks, each with its own cache of measurement names.
+  const std::size_t chunks = std::max<std::size_t>(1, 4 * std::thread::hardware_concurrency());
+  const LineStreamResult stream =
+      streamLines(file->descriptor(), path, options, issues, [&](std::span<const TextLine> lines) {
+        parsed.resize(lines.size());
+        const std::size_t per = (lines.size() + chunks - 1) / chunks;
+        parallelFor(chunks, [&](std::size_t chunk) {
+          CandidateScan scan{file, {}};
+          for (std::size_t i = chunk * per; i < std::min(lines.size(), (chunk + 1) * per); ++i)
+            parsed[i] = parseLine(lines[i], options.fastCandidateLines ? &scan : nullptr);
+        });
+        for (std::size_t i = 0; i < lines.size(); ++i)
+          if (!assembler.add(parsed[i], lines[i].number)) return false;
+        return true;
+      });
   if (stream.opened && stream.nonBlankLines == 0)
     issues.error(0, "file is empty; expected a kscope run file (first line {\"kscope_run\": 1})");
-  assembler.checkLineage();
+  assembler.finish();
   issues.finish();
   return run;
 }

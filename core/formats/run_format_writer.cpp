@@ -18,14 +18,16 @@ void putNumber(Json& object, const char* key, const std::optional<double>& value
 
 Json measurementJson(const Measurement& m) {
   Json j = Json::object();
-  j["baseline"] = m.baseline;
+  j["baseline"] = m.baseline.str();
   putNumber(j, "speedup", m.speedup);
   putNumber(j, "baseline_ms", m.baselineMs);
   putNumber(j, "candidate_ms", m.candidateMs);
-  if (!m.device.empty()) j["device"] = m.device;
-  j["origin"] = m.origin;
-  if (!m.when.empty()) j["when"] = m.when;
-  if (!m.mode.empty()) j["mode"] = m.mode;
+  if (!m.device.empty()) j["device"] = m.device.str();
+  j["origin"] = m.origin.str();
+  if (!m.when.empty()) j["when"] = m.when.str();
+  if (!m.mode.empty()) j["mode"] = m.mode.str();
+  if (!m.outcome.empty()) j["outcome"] = m.outcome.str();
+  if (!m.error.empty()) j["error"] = m.error.str();
   return j;
 }
 
@@ -56,7 +58,7 @@ Json candidateJson(const std::string& taskKey, const Candidate& c) {
   if (c.step) j["step"] = *c.step;
   j["language"] = languageName(c.language);
   j["code"] = c.code ? Json(*c.code) : Json(nullptr);
-  if (!c.analysis.empty()) j["analysis"] = c.analysis;
+  if (!c.analysis.empty()) j["analysis"] = c.analysis.value();
   if (!c.measurements.empty()) {
     Json measurements = Json::array();
     for (const Measurement& m : c.measurements) measurements.push_back(measurementJson(m));

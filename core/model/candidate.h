@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/model/measurement.h"
+#include "core/model/program_text.h"
 
 namespace ks {
 
@@ -15,8 +16,10 @@ struct Candidate {
   std::vector<std::string> parents;  // ids of the candidates it was derived from (lineage)
   std::optional<int> step;           // RL step / search round
   CodeLanguage language = CodeLanguage::Python;
-  std::optional<std::string> code;  // nullopt when the file records no program (CUDA-L1 `null`)
-  std::string analysis;             // the model's performance analysis, markdown; empty when none
+  // The program; none when the file records no program (CUDA-L1 `null`). A run file's programs stay in the
+  // file until asked for (program_text.h).
+  ProgramText code;
+  ProgramText analysis;  // the model's performance analysis, markdown; empty when none (read like `code`)
   std::vector<Measurement> measurements;
   int sourceLine = 0;  // 1-based line of the file it was read from (0: not from a file)
 

@@ -8,6 +8,7 @@
 
 #include "core/protocol/evaluate_result.h"
 #include "core/protocol/events.h"
+#include "core/runs/outcome.h"
 #include "core/store/stored_result.h"
 
 namespace ks::runs {
@@ -21,7 +22,7 @@ struct MeasuredRun {
   // [{"kind", "what", "lines"}...]} as stored beside the end event; null when the program was not repaired.
   nlohmann::ordered_json repair;
 
-  bool correct() const { return row.outcome == "correct"; }
+  bool correct() const { return outcomeOf(row.outcome) == Outcome::Correct; }
 };
 
 // A row read back from the store: its `result` JSON decoded.

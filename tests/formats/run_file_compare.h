@@ -16,6 +16,8 @@ inline void expectSameMeasurement(const Measurement& a, const Measurement& b, co
   EXPECT_EQ(a.origin, b.origin) << where;
   EXPECT_EQ(a.when, b.when) << where;
   EXPECT_EQ(a.mode, b.mode) << where;
+  EXPECT_EQ(a.outcome, b.outcome) << where;
+  EXPECT_EQ(a.error, b.error) << where;
 }
 
 inline void expectSameCandidate(const Candidate& a, const Candidate& b, const std::string& where) {
@@ -23,8 +25,8 @@ inline void expectSameCandidate(const Candidate& a, const Candidate& b, const st
   EXPECT_EQ(a.parents, b.parents) << where;
   EXPECT_EQ(a.step, b.step) << where;
   EXPECT_EQ(a.language, b.language) << where;
-  EXPECT_EQ(a.code, b.code) << where;
-  EXPECT_EQ(a.analysis, b.analysis) << where;
+  EXPECT_EQ(a.code.optional(), b.code.optional()) << where;
+  EXPECT_EQ(a.analysis.valueOrEmpty(), b.analysis.valueOrEmpty()) << where;  // none and "" are both none
   ASSERT_EQ(a.measurements.size(), b.measurements.size()) << where;
   for (std::size_t i = 0; i < a.measurements.size(); ++i)
     expectSameMeasurement(a.measurements[i], b.measurements[i], where + " measurement " + std::to_string(i));

@@ -18,7 +18,7 @@ TEST(AnalysisView, RendersTheRecordedAnalysisAsMarkdown) {
   const auto run = test::syntheticRun();
   AnalysisView view;
   view.showRow(run, test::kRowC);
-  EXPECT_TRUE(view.markdownShown().contains(QString::fromStdString(run->candidate(test::kRowC)->analysis)));
+  EXPECT_TRUE(view.markdownShown().contains(QString::fromStdString(run->candidate(test::kRowC)->analysis.value())));
   const QString text = view.toPlainText();
   EXPECT_TRUE(text.contains("Why it is faster"));
   EXPECT_FALSE(text.contains("## Why"));  // rendered, not shown as source

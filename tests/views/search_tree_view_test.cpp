@@ -103,7 +103,11 @@ TEST(SearchTreeView, HoveringACandidateShowsItsIdea) {
   const QPoint at = canvas->nodeCentre(node).toPoint();
   const QString tip = canvas->toolTipAt(at);
   EXPECT_TRUE(tip.startsWith(QStringLiteral("L1/923 · r1d · round 1 · from r0"))) << tip.toStdString();
-  EXPECT_TRUE(tip.contains(QStringLiteral("Not measured"))) << tip.toStdString();
+  // The file records its failed run (run format "outcome", "error"): drawn and told like a failed re-run.
+  EXPECT_TRUE(tip.contains(QStringLiteral("Incorrect: the output does not match the reference — seed 44")))
+      << tip.toStdString();
+  EXPECT_EQ(searchNodeColour(window.searchTreeView()->states()[static_cast<std::size_t>(node)]),
+            search_colours::kFailed);
   EXPECT_TRUE(tip.contains(QStringLiteral("Idea: One warp per row as in r1c"))) << tip.toStdString();
   // Through the event the canvas gets when the pointer rests.
   QHelpEvent help(QEvent::ToolTip, at, canvas->mapToGlobal(at));

@@ -1,6 +1,5 @@
 #include "views/charts/charts_view.h"
 
-#include "views/charts/chart_export.h"
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -26,6 +25,7 @@
 
 #include "core/runs/agreement.h"
 #include "core/stats/speedup_stats.h"
+#include "views/charts/chart_export.h"
 #include "views/charts/chart_style.h"
 #include "views/charts/flag_matrix_chart.h"
 #include "views/model/counted.h"
@@ -33,6 +33,7 @@
 #include "views/model/measured_history.h"
 #include "views/model/open_run.h"
 #include "views/model/speedup_format.h"
+#include "views/model/stage_timer.h"
 
 namespace ks {
 using namespace chart;
@@ -126,7 +127,9 @@ void ChartsView::refreshFlags(std::shared_ptr<const LoadedRun> flagged) {
 
 void ChartsView::observe(const OpenRun* open) {
   connect(open, &OpenRun::opened, this, [this, open] {
-    setHistory(open->history());
+    const StageTimer timer("view: charts (distribution, histogram, CDF, levels, flag matrix)");
+    m_history = open->history();  // drawn by setRun's rebuild: the old run is not charted again
+    m_matrix->setHistory(m_history);
     setRun(open->run());
   });
   connect(open, &OpenRun::flagsChanged, this, [this, open] { refreshFlags(open->run()); });
@@ -150,8 +153,11 @@ QList<QBarSet*> ChartsView::histogramSets() const {
 
 void ChartsView::rebuild() {
   const std::string baseline = this->baseline().toStdString();
-  m_distribution = m_run ? SpeedupDistribution(*m_run, baseline, m_history.get()) : SpeedupDistribution();
-  m_bins = m_distribution.log2Bins();
+  {
+    const StageTimer timer("charts: the distribution (every row's speedup and trust, sorted; bins)");
+    m_distribution = m_run ? SpeedupDistribution(*m_run, baseline, m_history.get()) : SpeedupDistribution();
+    m_bins = m_distribution.log2Bins();
+  }
   const auto& points = m_distribution.points();
   if (!m_run) {
     m_summary->setText(tr("Open a run to chart its recorded speedups."));
@@ -160,6 +166,7 @@ void ChartsView::rebuild() {
   } else {
     // The statistics are those of the numbers drawn as wins: a caught hack's or a fallback-timed number is
     // counted apart, never in the median (speedup_trust.h decides which).
+    const StageTimer timer("charts: summary statistics");
     std::vector<double> values;
     values.reserve(points.size());
     for (const auto& p : points)
@@ -181,9 +188,19 @@ void ChartsView::rebuild() {
       text += tr(" · %1 not charted (zero, negative or not finite)").arg(m_distribution.unplottable());
     m_summary->setText(text);
   }
-  buildHistogram();
-  buildCdf();
-  buildLevels();
+  {
+    const StageTimer timer("charts: histogram");
+    buildHistogram();
+  }
+  {
+    const StageTimer timer("charts: CDF");
+    buildCdf();
+  }
+  {
+    const StageTimer timer("charts: per level");
+    buildLevels();
+  }
+  const StageTimer timer("charts: recorded vs measured");
   buildVersus();
 }
 

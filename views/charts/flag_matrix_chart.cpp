@@ -11,6 +11,7 @@
 
 #include "views/model/counted.h"
 #include "views/model/loaded_run.h"
+#include "views/model/stage_timer.h"
 #include "views/models/flag_matrix_model.h"
 
 namespace ks {
@@ -156,6 +157,7 @@ FlagMatrixChart::FlagMatrixChart(QWidget* parent)
 
 void FlagMatrixChart::setRun(std::shared_ptr<const LoadedRun> run) {
   m_run = std::move(run);
+  const StageTimer timer("charts: flag matrix");
   rebuild();
 }
 

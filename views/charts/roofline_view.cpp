@@ -1,7 +1,5 @@
 #include "views/charts/roofline_view.h"
 
-#include "views/charts/chart_export.h"
-
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
@@ -16,11 +14,13 @@
 #include <cmath>
 
 #include "core/model/task.h"
+#include "views/charts/chart_export.h"
 #include "views/charts/chart_style.h"
 #include "views/model/counted.h"
 #include "views/model/gpu_ceilings.h"
 #include "views/model/loaded_run.h"
 #include "views/model/open_run.h"
+#include "views/model/stage_timer.h"
 
 namespace ks {
 namespace {
@@ -65,6 +65,7 @@ void RooflineView::observe(const OpenRun* open) {
 }
 
 void RooflineView::rebuild() {
+  const StageTimer timer("view: roofline");
   const std::shared_ptr<const LoadedRun> run = m_open ? m_open->run() : nullptr;
   m_roofline = run ? buildRoofline(*run, m_open->history().get()) : Roofline{};
   m_current = nullptr;

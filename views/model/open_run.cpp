@@ -1,6 +1,7 @@
 #include "views/model/open_run.h"
 
 #include "views/model/loaded_run.h"
+#include "views/model/stage_timer.h"
 
 namespace ks {
 
@@ -46,6 +47,7 @@ void OpenRun::setCurrentRow(int row) {
   if (!m_run || row < 0 || row >= m_run->rowCount()) row = -1;
   if (row == m_current) return;
   m_current = row;
+  const StageTimer timer("view: the current row's panes (code, analysis, flags, measurements)");
   emit currentChanged(row);
 }
 

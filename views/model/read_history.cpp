@@ -25,7 +25,13 @@ HistoryRead readHistory(const std::filesystem::path& storePath, const std::strin
   for (int row = 0; row < run.rowCount() && !(cancel && *cancel); ++row) {
     const Candidate* c = run.candidate(row);
     if (!c || !c->code) continue;
-    const std::string hash = hash::codeHash(*c->code);
+    std::string program;
+    try {  // read back from the run file, which may have been rewritten since it was opened
+      program = c->code.value();
+    } catch (const TextReadError&) {
+      continue;
+    }
+    const std::string hash = hash::codeHash(program);
     auto runs = runs::candidateHistory(**opened.value, {sourceFile, run.task(row).key(), c->id, hash});
     if (!runs) {
       read.error = runs.error;

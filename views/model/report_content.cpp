@@ -128,7 +128,7 @@ ReportSection buildSection(const LoadedRun& run, const MeasuredHistory* history,
   if (!c) return s;
   s.candidateId = c->id;
   s.language = c->language;
-  s.analysis = c->analysis;
+  s.analysis = c->analysis.valueOrEmpty();
   s.recordedSpeedup = c->speedup(baseline);
 
   const std::string code = c->code.value_or(std::string());

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/runs/outcome.h"
 #include "views/model/loaded_run.h"
 #include "views/model/measured_history.h"
 #include "views/model/speedup_trust.h"
@@ -258,6 +259,15 @@ int SearchTree::nodeAt(int layer, double x, double reach) const {
   return best;
 }
 
+namespace {
+
+SearchNodeState::Status failedStatus(runs::Outcome outcome) {
+  return outcome == runs::Outcome::Incorrect ? SearchNodeState::Status::Incorrect
+                                             : SearchNodeState::Status::Error;
+}
+
+}  // namespace
+
 SearchNodeState searchNodeState(const LoadedRun& run, const MeasuredHistory* history, int row) {
   SearchNodeState s;
   const Candidate* c = run.candidate(row);
@@ -270,8 +280,7 @@ SearchNodeState searchNodeState(const LoadedRun& run, const MeasuredHistory* his
         s.speedup = measured->row.speedup;
       }
     } else {
-      s.status = measured->row.outcome == "incorrect" ? SearchNodeState::Status::Incorrect
-                                                      : SearchNodeState::Status::Error;
+      s.status = failedStatus(runs::outcomeOf(measured->row.outcome));
       s.problem = measured->row.errorKind;
     }
   } else {
@@ -280,7 +289,11 @@ SearchNodeState searchNodeState(const LoadedRun& run, const MeasuredHistory* his
       if (m.baseline != "default") continue;
       if (m.origin == "measured" || !chosen) chosen = &m;
     }
-    if (chosen) {
+    if (chosen && runs::outcomeOf(*chosen) != runs::Outcome::Correct) {
+      // The file's verdict of a failed run: coloured like a failed re-run.
+      s.status = failedStatus(runs::outcomeOf(*chosen));
+      s.problem = chosen->error.str();
+    } else if (chosen) {
       if (chosen->speedup || (chosen->baselineMs && chosen->candidateMs && *chosen->candidateMs > 0)) {
         s.status = SearchNodeState::Status::Number;
         s.speedup = chosen->speedup ? chosen->speedup : *chosen->baselineMs / *chosen->candidateMs;
@@ -383,7 +396,7 @@ QString searchNodeToolTip(const LoadedRun& run, const SearchTree& tree, int node
                                   : QObject::tr("Not measured — %1").arg(problem));
       break;
   }
-  const QString idea = c ? ideaText(c->analysis, 400) : QString();
+  const QString idea = c ? ideaText(c->analysis.valueOrEmpty(), 400) : QString();
   lines << (idea.isEmpty() ? QObject::tr("No idea or analysis recorded") : QObject::tr("Idea: %1").arg(idea));
   return lines.join('\n');
 }

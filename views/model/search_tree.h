@@ -109,8 +109,9 @@ inline constexpr Rgb kNoNumber{0xff, 0xff, 0xff};  // never measured: white, out
 }  // namespace search_colours
 
 // Row `row`'s state: the newest re-run of its recorded program when `history` has one (correct and timed,
-// incorrect, or an error), else the file's own number against "default" (the last one KernelScope measured,
-// else the first recorded; the run format records no verdict of a failed run), then the trust rule
+// incorrect, or an error), else the file's own measurement against "default" (the last one KernelScope
+// measured, else the first recorded): its verdict when it records a failed run (`outcome` incorrect or
+// error, read by the rule a re-run's is, core/runs/outcome.h), else its number; then the trust rule
 // (speedupTrust) over it.
 SearchNodeState searchNodeState(const LoadedRun& run, const MeasuredHistory* history, int row);
 std::vector<SearchNodeState> searchNodeStates(const LoadedRun& run, const MeasuredHistory* history,

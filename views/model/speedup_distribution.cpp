@@ -5,6 +5,8 @@
 #include <tuple>
 
 #include "views/model/loaded_run.h"
+#include "views/model/measured_history.h"
+#include "views/model/radix_sort.h"
 #include "views/model/speedup_trust.h"
 
 namespace ks {
@@ -20,16 +22,17 @@ SpeedupDistribution::SpeedupDistribution(const LoadedRun& run, const std::string
       ++m_unplottable;
       continue;
     }
-    const SpeedupTrust trust = speedupTrust(run, history, r);
+    // The trust rule, where something could speak against the number (a flag, a re-run).
+    const bool judged = !run.flags(r).empty() || (history && history->latestOfRecorded(r));
+    const SpeedupTrust trust = judged ? speedupTrust(run, history, r) : SpeedupTrust{};
     m_points.push_back({*s, r, run.task(r).level, trust.hack, trust.fellBack});
     if (trust.hack)
       ++m_caughtHacks;
     else if (trust.fellBack)
       ++m_fallbackTimed;
   }
-  std::sort(m_points.begin(), m_points.end(), [](const Point& a, const Point& b) {
-    return std::tie(a.speedup, a.row) < std::tie(b.speedup, b.row);
-  });
+  // By speedup, then row: the points were added in row order and the sort is stable.
+  radix::sortBy(m_points, [](const Point& p) { return radix::doubleKey(p.speedup); });
 }
 
 std::vector<SpeedupDistribution::Bin> SpeedupDistribution::log2Bins() const {

@@ -60,8 +60,15 @@ void CandidateTableModel::setRun(std::shared_ptr<const LoadedRun> run) {
   m_baselines.clear();
   m_values.clear();
   m_speedups.clear();
+  m_taskText.clear();
   if (m_run) {
     m_baselines = m_run->baselines();
+    for (const Task& task : m_run->run().tasks) {
+      std::string text;
+      appendLower(text, task.key());
+      appendLower(text, task.name);
+      m_taskText.push_back(std::move(text));
+    }
     const int rows = m_run->rowCount();
     m_values.resize(static_cast<std::size_t>(rows));
     m_speedups.assign(static_cast<std::size_t>(rows) * m_baselines.size(),
@@ -70,15 +77,13 @@ void CandidateTableModel::setRun(std::shared_ptr<const LoadedRun> run) {
       RowValues& v = m_values[static_cast<std::size_t>(r)];
       const Task& task = m_run->task(r);
       const Candidate* c = m_run->candidate(r);
+      v.task = m_run->row(r).task;
       v.level = task.level;
       v.number = task.number;
       v.candidateIndex = m_run->row(r).candidate;
-      appendLower(v.search, task.key());
-      appendLower(v.search, task.name);
       if (c) {
         v.step = c->step.value_or(-1);
         v.hasCode = c->code.has_value();
-        appendLower(v.search, c->id);
         for (const auto& m : c->measurements) {
           if (m.origin != "recorded" || !m.speedup) continue;
           const auto b = static_cast<std::size_t>(
@@ -87,12 +92,25 @@ void CandidateTableModel::setRun(std::shared_ptr<const LoadedRun> run) {
           if (std::isnan(slot)) slot = *m.speedup;
         }
       }
-      v.searchBase = v.search.size();
     }
   }
   m_runtime = readRuntimeMarks();
   computeFlagValues();
   endResetModel();
+}
+
+bool CandidateTableModel::rowContains(int row, const std::string& word) const {
+  const RowValues& v = values(row);
+  if (taskText(v.task).find(word) != std::string::npos) return true;
+  std::string id;
+  if (const Candidate* c = m_run->candidate(row)) appendLower(id, c->id);
+  if (id.find(word) != std::string::npos) return true;
+  for (std::uint16_t f : v.families) {
+    std::string family;
+    appendLower(family, m_familyIds[f]);
+    if (family.find(word) != std::string::npos) return true;
+  }
+  return false;
 }
 
 bool CandidateTableModel::setHistory(std::shared_ptr<const MeasuredHistory> history) {
@@ -151,8 +169,12 @@ void CandidateTableModel::refreshFlags(std::shared_ptr<const LoadedRun> flagged)
 
 void CandidateTableModel::computeTrust() {
   m_trust.assign(m_values.size(), SpeedupTrust{});
+  // The rule, where something could speak against a row's number (a static flag, a re-run): a million
+  // rows of a fresh file have neither.
   for (std::size_t r = 0; m_run && r < m_values.size(); ++r)
-    m_trust[r] = speedupTrust(*m_run, m_history.get(), static_cast<int>(r));
+    if (!m_run->flags(static_cast<int>(r)).empty() ||
+        (m_history && m_history->latestOfRecorded(static_cast<int>(r))))
+      m_trust[r] = speedupTrust(*m_run, m_history.get(), static_cast<int>(r));
 }
 
 void CandidateTableModel::computeFlagValues() {
@@ -163,10 +185,11 @@ void CandidateTableModel::computeFlagValues() {
   m_flaggedRows = 0;
   for (std::size_t r = 0; r < m_values.size(); ++r) {
     RowValues& v = m_values[r];
-    v.search.resize(v.searchBase);
     v.families.clear();
     v.flagCount = 0;
     v.worstSeverity = 0;
+    if (m_run->flags(static_cast<int>(r)).empty() && (r >= m_runtime.size() || m_runtime[r].empty()))
+      continue;
     std::vector<int> familyRank;  // the worst severity of each of v.families
     const auto add = [&](const std::string& family, int rank) {
       ++v.flagCount;
@@ -187,7 +210,6 @@ void CandidateTableModel::computeFlagValues() {
       v.families.push_back(index);
       familyRank.push_back(rank);
       ++m_familyRowCounts[index];
-      appendLower(v.search, family);
     };
     for (const Flag& f : m_run->flags(static_cast<int>(r))) add(f.family, severityRank(f.severity));
     if (r < m_runtime.size())

@@ -2,10 +2,12 @@
 // The candidates of a run as a table: one row per LoadedRun row (task key, level, name, candidate id, step,
 // recorded speedup per baseline, the latest speedup measured here, flag families, has code). The values that
 // filtering and sorting read are computed once in setRun, so CandidateFilterProxy never goes through
-// QVariant. A measured speedup is coloured when it disagrees with the recorded one by more than
-// kDisagreement, or when the run failed; it is struck out, in the hack colour with a warning icon, when that
-// run's probes raised a hack-severity runtime flag. The flag values (families, worst severity, the Flags
-// column) count the static flags and the runtime flags of the newest re-run of the recorded program.
+// QVariant; they hold no per-row strings (a million rows: the text filter reads the task's text, the
+// candidate's id and the family names where they are). A measured speedup is coloured when it disagrees with
+// the recorded one by more than kDisagreement, or when the run failed; it is struck out, in the hack colour
+// with a warning icon, when that run's probes raised a hack-severity runtime flag. The flag values (families,
+// worst severity, the Flags column) count the static flags and the runtime flags of the newest re-run of the
+// recorded program.
 #include <QAbstractTableModel>
 #include <cstdint>
 #include <memory>
@@ -25,6 +27,7 @@ class CandidateTableModel : public QAbstractTableModel {
   enum FixedColumn { TaskColumn, LevelColumn, NameColumn, CandidateColumn, StepColumn, FirstSpeedupColumn };
 
   struct RowValues {
+    int task = 0;  // index into the run's tasks
     int level = 0;
     int number = 0;
     int candidateIndex = -1;  // position within its task; -1 for a task without candidates
@@ -33,8 +36,6 @@ class CandidateTableModel : public QAbstractTableModel {
     int flagCount = 0;
     bool hasCode = false;
     std::vector<std::uint16_t> families;  // indexes into familyIds()
-    std::string search;                   // lowercase "l1/12 name id family..." for the text filter
-    std::size_t searchBase = 0;           // length of search before the flag families
   };
 
   explicit CandidateTableModel(QObject* parent = nullptr);
@@ -59,6 +60,11 @@ class CandidateTableModel : public QAbstractTableModel {
   int codeColumn() const { return flagsColumn() + 1; }
 
   const RowValues& values(int row) const { return m_values[static_cast<std::size_t>(row)]; }
+  // Lowercase "l1/12 name" of task `task` (an index into the run's tasks): what the text filter matches
+  // besides the candidate id and the flag families.
+  const std::string& taskText(int task) const { return m_taskText[static_cast<std::size_t>(task)]; }
+  // Whether every word (lowercase) occurs in the row's task text, candidate id or flag families.
+  bool rowContains(int row, const std::string& lowercaseWord) const;
   // The recorded speedup of `row` against baseline index `baseline`; NaN when none.
   double speedup(int row, int baseline) const {
     return m_speedups[static_cast<std::size_t>(row) * m_baselines.size() +
@@ -94,9 +100,10 @@ class CandidateTableModel : public QAbstractTableModel {
   std::shared_ptr<const MeasuredHistory> m_history;
   std::vector<std::string> m_baselines;
   std::vector<RowValues> m_values;
-  std::vector<double> m_speedups;     // row-major, baselineCount() per row
-  RuntimeMarks m_runtime;             // the runtime flags the flag values include
-  std::vector<SpeedupTrust> m_trust;  // per row
+  std::vector<std::string> m_taskText;  // per task
+  std::vector<double> m_speedups;       // row-major, baselineCount() per row
+  RuntimeMarks m_runtime;               // the runtime flags the flag values include
+  std::vector<SpeedupTrust> m_trust;    // per row
   void computeTrust();
   std::vector<std::string> m_familyIds;
   std::vector<int> m_familyRowCounts;

@@ -3,6 +3,7 @@
 #include <QTextDocument>
 #include <algorithm>
 
+#include "core/runs/outcome.h"
 #include "views/model/change_summary.h"
 #include "views/model/loaded_run.h"
 #include "views/model/open_run.h"
@@ -81,9 +82,18 @@ QString measurementsMarkdown(const Candidate& candidate) {
     rule += QStringLiteral("---|");
   }
   md += '\n' + rule + '\n';
+  QStringList failures;  // a failed run's verdict the file records (run format "outcome", "error")
   for (const Measurement& m : ms) {
+    const runs::Outcome outcome = runs::outcomeOf(m);
+    const QString verdict = outcome == runs::Outcome::Incorrect ? QObject::tr("✗ incorrect")
+                            : outcome == runs::Outcome::Error   ? QObject::tr("✗ error")
+                                                                : QString();
+    if (!verdict.isEmpty() && !m.error.empty())
+      failures << QStringLiteral("%1: %2").arg(verdict, escaped(m.error));
     md += QStringLiteral("| %1 | %2 |")
-              .arg(escaped(m.baseline), m.speedup ? formatSpeedup(*m.speedup) : QStringLiteral("—"));
+              .arg(escaped(m.baseline), !verdict.isEmpty() ? verdict
+                                        : m.speedup        ? formatSpeedup(*m.speedup)
+                                                           : QStringLiteral("—"));
     if (times) md += QStringLiteral(" %1 | %2 |").arg(number(m.baselineMs), number(m.candidateMs));
     if (!oneDevice)
       md += QStringLiteral(" %1 |").arg(m.device.empty() ? QStringLiteral("—") : escaped(m.device));
@@ -96,6 +106,7 @@ QString measurementsMarkdown(const Candidate& candidate) {
     where << (ms[0].origin == "recorded" ? QObject::tr("claims read from the file, not measured here")
                                          : QObject::tr("origin: %1").arg(escaped(ms[0].origin)));
   if (!where.isEmpty()) md += QStringLiteral("\n*%1*\n").arg(where.join(QStringLiteral(" · ")));
+  for (const QString& failure : failures) md += QStringLiteral("\n%1\n").arg(failure);
   return md;
 }
 
@@ -127,7 +138,7 @@ void AnalysisView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
     m_markdown = tr("### %1 %2 — candidate %3\n\n")
                      .arg(QString::fromStdString(task.key()), escaped(task.name), escaped(c->id));
     if (!c->analysis.empty()) {
-      m_markdown += QString::fromStdString(c->analysis);
+      m_markdown += QString::fromStdString(c->analysis.valueOrEmpty());
     } else {
       m_markdown += tr("**No analysis recorded for this candidate.**");
       if (c->code)

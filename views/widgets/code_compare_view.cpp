@@ -26,6 +26,16 @@
 namespace ks {
 namespace {
 
+// A program as the panes show it: a run file's program is read back from the file here, and one that cannot
+// be (the file was changed in place since it was opened) shows why instead of taking the window down.
+std::string shownText(const ProgramText& text) {
+  try {
+    return text.value();
+  } catch (const TextReadError& e) {
+    return std::string("# KernelScope could not read this program back: ") + e.what() + "\n";
+  }
+}
+
 CodeEditor::Language editorLanguage(CodeLanguage language) {
   return language == CodeLanguage::Python ? CodeEditor::Language::Python : CodeEditor::Language::Cpp;
 }
@@ -215,10 +225,10 @@ void CodeCompareView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
   updateCandidateTitle();
   if (c && c->code) {
     m_loadingProgram = true;
-    m_program->showText(QString::fromStdString(*c->code), editorLanguage(c->language));
+    m_program->showText(QString::fromStdString(shownText(c->code)), editorLanguage(c->language));
     m_loadingProgram = false;
     markFlags(m_program);
-    fillCandidateChoices(*c->code);
+    fillCandidateChoices(shownText(c->code));
     m_candidateStack->setCurrentWidget(m_program);
   } else {
     m_candidateChoice->addItem(tr("Program"));
@@ -317,7 +327,7 @@ bool CodeCompareView::hasProgram() const {
 }
 
 QString CodeCompareView::recordedProgram() const {
-  return hasProgram() ? QString::fromStdString(*m_run->candidate(m_row)->code) : QString();
+  return hasProgram() ? QString::fromStdString(shownText(m_run->candidate(m_row)->code)) : QString();
 }
 
 bool CodeCompareView::isEdited() const { return m_edited; }
@@ -373,14 +383,14 @@ void CodeCompareView::revertEdit() {
   const Candidate* c = m_run->candidate(m_row);
   m_rediff->stop();
   m_loadingProgram = true;
-  m_program->showText(QString::fromStdString(*c->code), editorLanguage(c->language));
+  m_program->showText(QString::fromStdString(shownText(c->code)), editorLanguage(c->language));
   m_loadingProgram = false;
   markFlags(m_program);
   m_edited = false;
   m_editNotice->hide();
   m_revert->setEnabled(false);
   updateCandidateTitle();
-  fillCandidateChoices(*c->code);
+  fillCandidateChoices(shownText(c->code));
   setEditing(false);
   updateDiff();
   // The edit's problems go with it (issue 17: a problem entry stayed after Revert); the recorded program's
@@ -407,7 +417,7 @@ void CodeCompareView::showReference(int choice) {
         m_run->candidate(m_parentRows[static_cast<std::size_t>(choice - baselines - 1)]);
     m_referenceTitle->setFullText(
         tr("%1 · parent %2").arg(QString::fromStdString(task.key()), QString::fromStdString(parent->id)));
-    m_reference->showText(QString::fromStdString(*parent->code), editorLanguage(parent->language));
+    m_reference->showText(QString::fromStdString(shownText(parent->code)), editorLanguage(parent->language));
     updateDiff();
     return;
   }

@@ -13,6 +13,7 @@
 
 #include "views/model/loaded_run.h"
 #include "views/model/open_run.h"
+#include "views/model/stage_timer.h"
 #include "views/models/load_issue_model.h"
 
 namespace ks {
@@ -70,7 +71,10 @@ void LoadIssuesView::setRun(std::shared_ptr<const LoadedRun> run) {
 }
 
 void LoadIssuesView::observe(const OpenRun* open) {
-  connect(open, &OpenRun::opened, this, [this, open] { setRun(open->run()); });
+  connect(open, &OpenRun::opened, this, [this, open] {
+    const StageTimer timer("view: load issues");
+    setRun(open->run());
+  });
   connect(open, &OpenRun::flagsChanged, this,
           [this, open] { setRun(open->run()); });  // issues of failed checks
 }

@@ -10,6 +10,7 @@
 #include "views/model/open_run.h"
 #include "views/model/report_content.h"
 #include "views/model/report_html.h"
+#include "views/model/stage_timer.h"
 
 namespace ks {
 
@@ -38,6 +39,7 @@ PresentationView::PresentationView(QWidget* parent)
 void PresentationView::observe(const OpenRun* open) {
   m_open = open;
   connect(open, &OpenRun::opened, this, [this] {
+    const StageTimer timer("view: presentation (slides sidecar)");
     m_deckError.clear();
     m_deck = SlideDeck::load(m_open->path(), &m_deckError);
     if (isVisible()) leave();

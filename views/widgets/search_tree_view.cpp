@@ -11,6 +11,7 @@
 #include "views/charts/best_by_round_chart.h"
 #include "views/model/loaded_run.h"
 #include "views/model/open_run.h"
+#include "views/model/stage_timer.h"
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/search_tree_canvas.h"
 #include "views/widgets/shape_map_legend.h"
@@ -107,6 +108,7 @@ void SearchTreeView::observe(const OpenRun* open) {
   m_open = open;
   m_compare->observe(open);
   connect(open, &OpenRun::opened, this, [this] {
+    const StageTimer timer("view: search tree (layout, colours, chart)");
     fillScopes();
     rebuild();
   });

@@ -1,7 +1,5 @@
 #include "views/widgets/shape_map_view.h"
 
-#include "views/charts/chart_export.h"
-
 #include <QComboBox>
 #include <QDataStream>
 #include <QHBoxLayout>
@@ -9,10 +7,12 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include "views/charts/chart_export.h"
 #include "views/model/counted.h"
 #include "views/model/loaded_run.h"
 #include "views/model/open_run.h"
 #include "views/model/speedup_format.h"
+#include "views/model/stage_timer.h"
 #include "views/widgets/shape_map_canvas.h"
 #include "views/widgets/shape_map_legend.h"
 
@@ -109,6 +109,7 @@ ShapeMapView::ShapeMapView(QWidget* parent)
 void ShapeMapView::observe(const OpenRun* open) {
   m_open = open;
   connect(open, &OpenRun::opened, this, [this] {
+    const StageTimer timer("view: shape map");
     fillChoices();
     rebuild();
   });

@@ -18,6 +18,7 @@
 #include "core/flags/flag_families.h"
 #include "views/model/counted.h"
 #include "views/model/open_run.h"
+#include "views/model/stage_timer.h"
 #include "views/models/candidate_filter_proxy.h"
 #include "views/models/candidate_table_model.h"
 
@@ -141,7 +142,10 @@ void TaskTable::buildFilterBar() {
 
 void TaskTable::setRun(std::shared_ptr<const LoadedRun> run) {
   m_run = std::move(run);
-  m_model->setRun(m_run);
+  {
+    const StageTimer timer("task table: the model and its order (setRun)");
+    m_model->setRun(m_run);
+  }
   fillFilterChoices();
   applyFilters();
   showDefaultColumns();
@@ -150,6 +154,7 @@ void TaskTable::setRun(std::shared_ptr<const LoadedRun> run) {
 
 void TaskTable::observe(const OpenRun* open) {
   connect(open, &OpenRun::opened, this, [this, open] {
+    const StageTimer timer("view: task table (model, filter, sort)");
     setHistory(open->history());
     setRun(open->run());
   });
@@ -194,9 +199,10 @@ void TaskTable::fillFilterChoices() {
   const QString family = flag >= 0 ? m_flags->currentText().section(' ', 0, 0) : QString();
   const QString baseline = m_baseline->currentText();
 
-  std::map<int, int> levels;
+  std::map<int, int> levels;  // rows per level: a task's candidates, or its one row without any
   if (m_run)
-    for (int r = 0; r < m_run->rowCount(); ++r) ++levels[m_run->task(r).level];
+    for (const Task& task : m_run->run().tasks)
+      levels[task.level] += std::max<int>(1, static_cast<int>(task.candidates.size()));
   m_level->clear();
   m_level->addItem(tr("All levels"), 0);
   for (const auto& [l, count] : levels)
