@@ -28,6 +28,7 @@
 #include "core/hash/sha256.h"
 #include "core/json/nesting.h"
 #include "core/nvcc/process_run.h"
+#include "core/runs/slurm_states.h"
 
 namespace ks::cli {
 namespace {
@@ -212,29 +213,31 @@ fs::path jobDir(const SlurmOptions& o) {
   return fs::path(command).parent_path();
 }
 
-// Array task states: "JobID|State" lines from sacct, else squeue (no accounting: only tasks not yet done).
+// Array task states, one count per task (core/runs/slurm_states.h: a pending range such as
+// "81234_[0-15%4]" is each of its tasks): sacct's, with squeue's for the tasks squeue still holds (pending or
+// running; sacct hears of a task's start a moment after slurmctld, as a pending array splits into tasks of
+// their own); squeue's alone where there is no accounting (then only tasks not yet ended are listed).
 std::map<std::string, int> taskStates(const std::string& job, std::string& source) {
-  std::map<std::string, int> states;
-  nvcc::ProcessOutput run = nvcc::runProcess(
+  const nvcc::ProcessOutput acct = nvcc::runProcess(
       {.argv = {"sacct", "-j", job, "-X", "-n", "-P", "-o", "JobID,State"}, .deadlineSeconds = 60});
-  source = "sacct";
-  if (!run.succeeded() || run.output.find('|') == std::string::npos) {
-    run = nvcc::runProcess({.argv = {"squeue", "-j", job, "-r", "-h", "-o", "%i|%T"}, .deadlineSeconds = 60});
-    source = "squeue (pending and running tasks only)";
-    if (!run.succeeded()) {
-      source = "neither sacct nor squeue answered: " + run.describeEnd();
-      return states;
+  const nvcc::ProcessOutput queue =
+      nvcc::runProcess({.argv = {"squeue", "-j", job, "-r", "-h", "-o", "%i|%T"}, .deadlineSeconds = 60});
+  const bool accounted = acct.succeeded() && acct.output.find('|') != std::string::npos;
+  std::map<std::string, std::string> states;
+  if (accounted) states = runs::parseTaskStates(acct.output);
+  std::size_t live = 0;
+  if (queue.succeeded())
+    for (auto& [task, state] : runs::parseTaskStates(queue.output)) {
+      states[task] = state;
+      ++live;
     }
-  }
-  std::istringstream lines(run.output);
-  for (std::string line; std::getline(lines, line);) {
-    const auto bar = line.find('|');
-    if (bar == std::string::npos) continue;
-    std::string state = line.substr(bar + 1);
-    state = state.substr(0, state.find(' '));  // "CANCELLED by 0"
-    ++states[state];
-  }
-  return states;
+  if (accounted)
+    source = live == 0 ? "sacct" : "sacct; squeue for " + std::to_string(live) + " not ended";
+  else if (queue.succeeded())
+    source = "squeue (pending and running tasks only)";
+  else
+    source = "neither sacct nor squeue answered: " + queue.describeEnd();
+  return runs::countStates(states);
 }
 
 int runStatus(const SlurmOptions& o) {
