@@ -319,7 +319,7 @@ int TimingStage::run(const supervisor::SupervisorOptions& supervisorOptions,
   if (!m_o.gpuIds.empty()) {  // --gpus: one runner per GPU, each seeing only its own, so each times alone
     RunnerPool pool(runners, "timing-gpu", int(m_o.gpuIds.size()));
     std::vector<std::vector<std::pair<std::string, std::string>>> perGpu;
-    for (const std::string& id : m_o.gpuIds) perGpu.push_back({{"CUDA_VISIBLE_DEVICES", id}});
+    for (const std::string& id : m_o.gpuIds) perGpu.push_back(runs::gpuRunnerEnvironment(id));
     pool.setWorkerEnvironment(std::move(perGpu));
     pool.forEachOn(m_todo.size(), stopped,
                    [&](std::size_t i, supervisor::RunnerSupervisor& runner, int worker) {
@@ -401,7 +401,8 @@ void TimingStage::write(std::size_t i, Json line, const Json& event, double seco
                                              .taskKey = e.task->key(),
                                              .candidateId = e.candidate->id,
                                              .code = *e.candidate->code,
-                                             .repair = line.value("repair", Json(nullptr))},
+                                             .repair = line.value("repair", Json(nullptr)),
+                                             .gpu = line.value("gpu", "")},
                                             m_o.device, "kscope batch");
   line["outcome"] = row.outcome;
   if (row.speedup) line["speedup"] = *row.speedup;
