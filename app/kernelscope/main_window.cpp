@@ -436,6 +436,7 @@ void MainWindow::restoreSettings() {
   m_center->setCurrentIndex(settings.value(kCenterTabKey, 0).toInt());
   m_charts->setBaseline(settings.value(kBaselineKey).toString());
   m_runSettings->restoreState(settings.value(kRunSettingsKey).toByteArray());
+  m_runs->setGpus(m_runSettings->gpus());  // the runners the first probe starts: the GPUs remembered
   m_shapes->restoreState(settings.value(kShapesKey).toByteArray());
 }
 

@@ -132,7 +132,7 @@ class MainWindow : public QMainWindow {
   void showHistory(const std::shared_ptr<const LoadedRun>& run, std::shared_ptr<MeasuredHistory> history,
                    const QString& error);
   void showRunResult(const RunJob& job, const runs::MeasuredRun& run, const QString& storeError);
-  void applyRunSettings();  // the Run toolbar's choices, for the runs queued next
+  QString applyRunSettings();  // the Run toolbar's choices, for the runs queued next; why the GPUs do not read
   void restoreEdit(int row);
   void showFlags(const std::shared_ptr<const LoadedRun>& run);
   void updateStatus();

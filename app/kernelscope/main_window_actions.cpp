@@ -296,10 +296,11 @@ void MainWindow::chooseFolder() {
   openPath(path);
 }
 
-void MainWindow::applyRunSettings() {
+QString MainWindow::applyRunSettings() {
   m_runs->setChoices(m_runSettings->choices(),
                      {.phaseSeconds = static_cast<double>(m_runSettings->phaseLimitSeconds()),
                       .memoryGiB = static_cast<double>(m_runSettings->memoryLimitGiB())});
+  return m_runs->setGpus(m_runSettings->gpus());  // a list that does not read: enqueue says it too
 }
 
 void MainWindow::runSelected() {
@@ -320,12 +321,13 @@ void MainWindow::runAllVisible() {
   if (!m_open->run()) return;
   QList<int> rows;
   for (int p = 0; p < m_tasks->proxy()->rowCount(); ++p) rows << m_tasks->proxy()->sourceRow(p);
-  applyRunSettings();
+  const QString gpuProblem = applyRunSettings();
   const int queued = m_runs->enqueueRecorded(m_open->run(), m_open->path(), rows);
+  const QString problem = !m_runs->runnerProblem().isEmpty() ? m_runs->runnerProblem() : gpuProblem;
   m_status->showMessage(
       queued > 0 ? tr("Queued %1").arg(counted(queued, tr("candidate"), tr("candidates")))
-                 : (m_runs->runnerProblem().isEmpty() ? tr("No candidate shown has a program to run")
-                                                      : tr("Cannot run: %1").arg(m_runs->runnerProblem())),
+                 : (problem.isEmpty() ? tr("No candidate shown has a program to run")
+                                      : tr("Cannot run: %1").arg(problem)),
       6000);
 }
 

@@ -3,22 +3,26 @@
 #include <cstdint>
 
 #include "core/protocol/json_codec.h"
+#include "core/runs/gpu_list.h"
 #include "core/runs/record_result.h"
 #include "core/supervisor/outcome_json.h"
 #include "core/supervisor/supervisor_options.h"
 
 namespace ks {
 
-RunWorker::RunWorker(std::filesystem::path runner, std::filesystem::path storePath)
-    : m_runner(std::move(runner)), m_storePath(std::move(storePath)) {}
+RunWorker::RunWorker(std::filesystem::path runner, std::filesystem::path storePath, RunnerSlot slot)
+    : m_runner(std::move(runner)), m_storePath(std::move(storePath)), m_slot(std::move(slot)) {}
 
 RunWorker::~RunWorker() = default;
 
 supervisor::RunnerSupervisor& RunWorker::supervisor(const RunLimits& limits) {
   if (!m_supervisor || limits != m_limits) {
-    const auto memory =
-        supervisor::chooseMemoryLimit(limits.memoryGiB > 0 ? limits.memoryGiB * 1024 : -1, 1, "Memory").bytes;
+    const auto memory = supervisor::chooseMemoryLimit(limits.memoryGiB > 0 ? limits.memoryGiB * 1024 : -1,
+                                                      m_slot.count, "Memory")
+                            .bytes;
     supervisor::SupervisorOptions options = supervisor::clientSupervisorOptions(m_runner, "", memory);
+    if (!m_slot.gpu.empty())  // the same runner options as kscope batch --gpus gives each of its runners
+      options = supervisor::poolRunnerOptions(options, "gpu", m_slot.index, runs::gpuRunnerEnvironment(m_slot.gpu));
     options.maxPhaseSeconds = limits.phaseSeconds;
     auto fresh = std::make_unique<supervisor::RunnerSupervisor>(options);
     std::unique_ptr<supervisor::RunnerSupervisor> old;

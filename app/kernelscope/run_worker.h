@@ -2,8 +2,8 @@
 // The worker-thread half of RunController: owns the RunnerSupervisor and the connection to the results
 // store, and does what blocks — a request to kscope-runner, then the row of its answer in the store. Every
 // call but cancelThrough() is made on the worker thread, one at a time; cancelThrough() is for the GUI.
-// The runner always runs under a memory limit (by default three quarters of this machine's memory), so a
-// runaway program is stopped and reported as `memory` before the system's OOM killer picks a process —
+// The runner always runs under a memory limit (by default three quarters of this machine's memory, shared by
+// the runners kept at once), so a runaway program is stopped and reported as `memory` before the system's OOM killer picks a process —
 // possibly the GUI — to end.
 #include <atomic>
 #include <filesystem>
@@ -19,9 +19,18 @@
 
 namespace ks {
 
+// Which of the runners kept at once this one is (issue 18: one per GPU): runner `index` of `count`, seeing GPU
+// `gpu` alone (CUDA_VISIBLE_DEVICES, runs::gpuRunnerEnvironment) in a scratch folder of its own; `gpu` empty:
+// the one runner, seeing what the GUI sees.
+struct RunnerSlot {
+  int index = 0;
+  int count = 1;
+  std::string gpu;
+};
+
 class RunWorker {
  public:
-  RunWorker(std::filesystem::path runner, std::filesystem::path storePath);
+  RunWorker(std::filesystem::path runner, std::filesystem::path storePath, RunnerSlot slot = {});
   ~RunWorker();
   RunWorker(const RunWorker&) = delete;
   RunWorker& operator=(const RunWorker&) = delete;
@@ -49,6 +58,7 @@ class RunWorker {
 
   std::filesystem::path m_runner;
   std::filesystem::path m_storePath;
+  RunnerSlot m_slot;
   std::mutex m_supervisorMutex;  // m_supervisor is replaced on the worker thread, cancelled from the GUI's
   std::unique_ptr<supervisor::RunnerSupervisor> m_supervisor;
   RunLimits m_limits;

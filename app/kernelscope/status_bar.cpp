@@ -8,6 +8,7 @@
 #include "app/kernelscope/run_controller.h"
 #include "app/kernelscope/run_loader.h"
 #include "views/model/counted.h"
+#include "views/widgets/elided_label.h"
 
 namespace ks {
 
@@ -18,6 +19,7 @@ StatusBar::StatusBar(RunLoader* loader, RunController* runs, QWidget* parent)
       m_progress(new QProgressBar(this)),
       m_cancel(new QPushButton(tr("Cancel"), this)),
       m_runProgress(new QProgressBar(this)),
+      m_runActivity(new ElidedLabel(this)),
       m_runCancel(new QPushButton(tr("Cancel Runs"), this)) {
   m_counts->setObjectName(QStringLiteral("statusCounts"));
   m_issueCount->setObjectName(QStringLiteral("statusIssues"));
@@ -36,11 +38,15 @@ StatusBar::StatusBar(RunLoader* loader, RunController* runs, QWidget* parent)
   m_runProgress->setMinimumWidth(200);
   m_runProgress->setTextVisible(true);
   m_runProgress->hide();
+  m_runActivity->setObjectName(QStringLiteral("runActivity"));
+  m_runActivity->setMinimumWidth(120);
+  m_runActivity->hide();
   m_runCancel->setObjectName(QStringLiteral("runCancel"));
-  m_runCancel->setToolTip(tr("Stop the run in progress (its runner is killed) and drop the queued ones"));
+  m_runCancel->setToolTip(tr("Stop the runs in progress (their runners' requests are killed) and drop the queued ones"));
   m_runCancel->hide();
   connect(m_runCancel, &QPushButton::clicked, runs, &RunController::cancel);
   addPermanentWidget(m_runProgress);
+  addPermanentWidget(m_runActivity, 1);
   addPermanentWidget(m_runCancel);
   addPermanentWidget(m_progress);
   addPermanentWidget(m_cancel);
@@ -56,17 +62,23 @@ StatusBar::StatusBar(RunLoader* loader, RunController* runs, QWidget* parent)
     m_progress->setValue(permille);
     m_progress->setFormat(tr("%1 %p%").arg(phase));
   });
-  connect(runs, &RunController::progressChanged, this, [this](int done, int total, const QString& text) {
+  connect(runs, &RunController::progressChanged, this, [this, runs](int done, int total, const QString& text) {
     m_runProgress->setRange(0, total);
     m_runProgress->setValue(done);
     m_runProgress->setFormat(text);
-    m_runProgress->setToolTip(text);
+    // Several runners, one per GPU: what each does, beside the bar and one per line in the tooltips.
+    const QStringList activity = runs->runnerCount() > 1 ? runs->activity() : QStringList();
+    m_runProgress->setToolTip(activity.isEmpty() ? text : text + QLatin1Char('\n') + activity.join(QLatin1Char('\n')));
+    m_runActivity->setFullText(activity.join(QStringLiteral("  |  ")));
+    m_runActivity->setToolTip(activity.join(QLatin1Char('\n')));
+    m_runActivity->setVisible(!activity.isEmpty());
     m_runProgress->show();
     m_runCancel->show();
     emit runsActive(true);
   });
   connect(runs, &RunController::idle, this, [this](int ran, int cancelled) {
     m_runProgress->hide();
+    m_runActivity->hide();
     m_runCancel->hide();
     emit runsActive(false);
     if (cancelled > 0) showMessage(tr("Runs cancelled: %1 ran, %2 cancelled").arg(ran).arg(cancelled), 8000);

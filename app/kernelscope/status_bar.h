@@ -1,7 +1,8 @@
 #pragma once
 // The window's status bar: the progress of an open and its Cancel (shown once the open has taken
-// RunLoader::kShowProgressAfterMs), the re-runs' queue progress and Cancel Runs, the load-issue count (a link
-// to the pane) and the task counts. It follows the RunLoader and the RunController itself; the window gives
+// RunLoader::kShowProgressAfterMs), the re-runs' queue progress and Cancel Runs (with several runners, one
+// per GPU, what each one does beside it: runActivity), the load-issue count (a link to the pane) and the task
+// counts. It follows the RunLoader and the RunController itself; the window gives
 // it the counts (showCounts).
 #include <QStatusBar>
 
@@ -11,6 +12,7 @@ class QPushButton;
 
 namespace ks {
 
+class ElidedLabel;
 class RunController;
 class RunLoader;
 
@@ -33,6 +35,7 @@ class StatusBar : public QStatusBar {
   QProgressBar* m_progress;
   QPushButton* m_cancel;
   QProgressBar* m_runProgress;
+  ElidedLabel* m_runActivity;  // "GPU 0 · L1/12 r2 · timing 2/3 | GPU 1 · idle": each runner's job and phase
   QPushButton* m_runCancel;
 };
 

@@ -339,7 +339,7 @@ int TimingStage::run(const supervisor::SupervisorOptions& supervisorOptions,
     std::vector<protocol::Options> perWorkerOptions;
     for (int w = 0; w < workers; ++w) {
       const std::string& id = m_o.gpuIds[std::size_t(w) % gpus];
-      perGpu.push_back({{"CUDA_VISIBLE_DEVICES", id}});
+      perGpu.push_back(runs::gpuRunnerEnvironment(id));
       protocol::Options o = timingOptions;
       if (shared) o.gpuShare = (supervisorOptions.scratchRoot / ("gpu-share-" + id + ".lock")).string();
       perWorkerOptions.push_back(std::move(o));
@@ -363,7 +363,7 @@ int TimingStage::run(const supervisor::SupervisorOptions& supervisorOptions,
     // Out of GPU memory beside other runners: again with the GPU alone (with --gpus, the first GPU's)
     RunnerPool alone(supervisorOptions, "timing-alone", 1);
     const std::string gpu = m_o.gpuIds.empty() ? std::string() : m_o.gpuIds.front();
-    if (!gpu.empty()) alone.setWorkerEnvironment({{{"CUDA_VISIBLE_DEVICES", gpu}}});
+    if (!gpu.empty()) alone.setWorkerEnvironment({runs::gpuRunnerEnvironment(gpu)});
     alone.forEach(m_retryAlone.size(), stopped, [&](std::size_t k, supervisor::RunnerSupervisor& runner) {
       evaluate(m_retryAlone[k], runner, options, false, gpu);
     });
@@ -419,7 +419,8 @@ void TimingStage::write(std::size_t i, Json line, const Json& event, double seco
                                              .taskKey = e.task->key(),
                                              .candidateId = e.candidate->id,
                                              .code = *e.candidate->code,
-                                             .repair = line.value("repair", Json(nullptr))},
+                                             .repair = line.value("repair", Json(nullptr)),
+                                             .gpu = line.value("gpu", "")},
                                             m_o.device, "kscope batch");
   line["outcome"] = row.outcome;
   if (row.speedup) line["speedup"] = *row.speedup;

@@ -163,7 +163,8 @@ int runMerge(const MergeOptions& o) {
                                                  .taskKey = task->key(),
                                                  .candidateId = candidate->id,
                                                  .code = *candidate->code,
-                                                 .repair = Json(nullptr)},
+                                                 .repair = l.value("repair", Json(nullptr)),
+                                                 .gpu = l.value("gpu", "")},
                                                 l.value("device", ""), "kscope merge");
       row.recordedAt = l.value("recorded_at", row.recordedAt);
       if (const runs::RecordedResult r = runs::appendResult(db, row); !r.storeError.empty()) {

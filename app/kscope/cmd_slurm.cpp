@@ -1,4 +1,4 @@
-// kscope slurm FILE --tasks N [--gpus-per-task G] [--partition P] [--time T] [--build-nodes M] [--dry-run]:
+// kscope slurm FILE --tasks N [--gpus-per-task G] [--timing-jobs J] [--partition P] [--time T] [--build-nodes M] [--dry-run]:
 // re-times FILE on a Slurm cluster with Slurm's own job arrays (issue 18). Writes into --dir (a folder every
 // node sees) an sbatch script for an array of N timing tasks, each `kscope batch FILE --shard i/N` into
 // shard-<i>.jsonl, and with --build-nodes M first a CPU-only array of M `--build-only` shards that fill the
@@ -28,6 +28,7 @@
 #include "core/hash/sha256.h"
 #include "core/json/nesting.h"
 #include "core/nvcc/process_run.h"
+#include "core/runs/slurm_states.h"
 
 namespace ks::cli {
 namespace {
@@ -37,7 +38,7 @@ using Json = nlohmann::ordered_json;
 
 struct SlurmOptions {
   std::string file, dir, partition, time, device, arch, kscope, runner, status, account;
-  int tasks = 1, gpusPerTask = 1, buildNodes = 0, cpusPerTask = 0, trials = 0, seeds = 0;
+  int tasks = 1, gpusPerTask = 1, buildNodes = 0, cpusPerTask = 0, trials = 0, seeds = 0, timingJobs = 0;
   bool dryRun = false;
 };
 
@@ -108,7 +109,9 @@ std::string timingScript(const SlurmOptions& o, const fs::path& dir, const std::
   s << environmentLines(dir) << "exec " << quote(o.kscope) << " batch " << quote(file)
     << " --shard \"$SLURM_ARRAY_TASK_ID/" << o.tasks << "\" --out "
     << quote((dir / "shard-").string()) << "\"$SLURM_ARRAY_TASK_ID.jsonl\" --no-store --jobs \"$(nproc)\""
-    << (o.gpusPerTask > 1 ? " --gpus all" : "") << batchArguments(o) << "\n";
+    << (o.gpusPerTask > 1 ? " --gpus all" : "")
+    << (o.timingJobs ? " --timing-jobs " + std::to_string(o.timingJobs) : std::string()) << batchArguments(o)
+    << "\n";
   return s.str();
 }
 
@@ -212,29 +215,31 @@ fs::path jobDir(const SlurmOptions& o) {
   return fs::path(command).parent_path();
 }
 
-// Array task states: "JobID|State" lines from sacct, else squeue (no accounting: only tasks not yet done).
+// Array task states, one count per task (core/runs/slurm_states.h: a pending range such as
+// "81234_[0-15%4]" is each of its tasks): sacct's, with squeue's for the tasks squeue still holds (pending or
+// running; sacct hears of a task's start a moment after slurmctld, as a pending array splits into tasks of
+// their own); squeue's alone where there is no accounting (then only tasks not yet ended are listed).
 std::map<std::string, int> taskStates(const std::string& job, std::string& source) {
-  std::map<std::string, int> states;
-  nvcc::ProcessOutput run = nvcc::runProcess(
+  const nvcc::ProcessOutput acct = nvcc::runProcess(
       {.argv = {"sacct", "-j", job, "-X", "-n", "-P", "-o", "JobID,State"}, .deadlineSeconds = 60});
-  source = "sacct";
-  if (!run.succeeded() || run.output.find('|') == std::string::npos) {
-    run = nvcc::runProcess({.argv = {"squeue", "-j", job, "-r", "-h", "-o", "%i|%T"}, .deadlineSeconds = 60});
-    source = "squeue (pending and running tasks only)";
-    if (!run.succeeded()) {
-      source = "neither sacct nor squeue answered: " + run.describeEnd();
-      return states;
+  const nvcc::ProcessOutput queue =
+      nvcc::runProcess({.argv = {"squeue", "-j", job, "-r", "-h", "-o", "%i|%T"}, .deadlineSeconds = 60});
+  const bool accounted = acct.succeeded() && acct.output.find('|') != std::string::npos;
+  std::map<std::string, std::string> states;
+  if (accounted) states = runs::parseTaskStates(acct.output);
+  std::size_t live = 0;
+  if (queue.succeeded())
+    for (auto& [task, state] : runs::parseTaskStates(queue.output)) {
+      states[task] = state;
+      ++live;
     }
-  }
-  std::istringstream lines(run.output);
-  for (std::string line; std::getline(lines, line);) {
-    const auto bar = line.find('|');
-    if (bar == std::string::npos) continue;
-    std::string state = line.substr(bar + 1);
-    state = state.substr(0, state.find(' '));  // "CANCELLED by 0"
-    ++states[state];
-  }
-  return states;
+  if (accounted)
+    source = live == 0 ? "sacct" : "sacct; squeue for " + std::to_string(live) + " not ended";
+  else if (queue.succeeded())
+    source = "squeue (pending and running tasks only)";
+  else
+    source = "neither sacct nor squeue answered: " + queue.describeEnd();
+  return runs::countStates(states);
 }
 
 int runStatus(const SlurmOptions& o) {
@@ -303,6 +308,10 @@ void addSlurmCommand(CLI::App& app) {
   command->add_option("--tasks", o->tasks, "Timing array tasks = shards (default 1)")->check(CLI::Range(1, 100000));
   command->add_option("--gpus-per-task", o->gpusPerTask, "GPUs of each timing task (default 1; 0: CPU only; >1: "
                       "one timing runner per GPU)")->check(CLI::Range(0, 64));
+  command->add_option("--timing-jobs", o->timingJobs,
+                      "Passed to each timing task's kscope batch: runners per GPU sharing it (with --gpus-per-task "
+                      "> 1, on each GPU; docs/multi-gpu.md measured 4 faster than 1)")
+      ->check(CLI::Range(1, 64));
   command->add_option("--partition", o->partition, "Slurm partition");
   command->add_option("--time", o->time, "Time limit of each task, as sbatch --time reads it");
   command->add_option("--account", o->account, "Slurm account");

@@ -27,11 +27,8 @@ void RunnerPool::forEachOn(
   const int workers = std::max(1, std::min<int>(runners_, int(count)));
   std::vector<std::unique_ptr<supervisor::RunnerSupervisor>> supervisors;
   for (int w = 0; w < workers; ++w) {
-    supervisor::SupervisorOptions o = base_;
-    o.scratchRoot = base_.scratchRoot / (name_ + "-" + std::to_string(w));  // runner-<n> folders would collide
-    if (std::size_t(w) < perWorker_.size())
-      o.environment.insert(o.environment.end(), perWorker_[std::size_t(w)].begin(), perWorker_[std::size_t(w)].end());
-    supervisors.push_back(std::make_unique<supervisor::RunnerSupervisor>(o));
+    supervisors.push_back(std::make_unique<supervisor::RunnerSupervisor>(supervisor::poolRunnerOptions(
+        base_, name_, w, std::size_t(w) < perWorker_.size() ? perWorker_[std::size_t(w)] : decltype(perWorker_)::value_type{})));
   }
   std::atomic<std::size_t> next{0};
   std::vector<std::thread> threads;

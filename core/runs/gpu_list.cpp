@@ -64,4 +64,24 @@ GpuList gpuList(std::string_view spec, const std::function<const char*(const cha
   return list;
 }
 
+std::vector<std::pair<std::string, std::string>> gpuRunnerEnvironment(const std::string& id) {
+  return {{"CUDA_VISIBLE_DEVICES", id}};
+}
+
+GpuList gpuRunners(std::string_view spec, const std::function<const char*(const char*)>& getenv,
+                   const std::filesystem::path& nvidiaProc) {
+  const bool all = trim(spec).empty() || trim(spec) == "all";
+  GpuList list = gpuList(all ? "all" : spec, getenv, nvidiaProc);
+  if (!all) {  // the ids a user chose: said as such, not as the CLI's option
+    list.source = "chosen";
+    if (const std::string prefix = "--gpus: "; list.error.rfind(prefix, 0) == 0) list.error.erase(0, prefix.size());
+  }
+  if (all && list.ids.empty()) {
+    list.source = list.error.empty() ? list.source : list.error;  // "...: no GPU found (... lists none)"
+    list.error.clear();
+    list.ids = {""};
+  }
+  return list;
+}
+
 }  // namespace ks::runs

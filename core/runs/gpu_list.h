@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ks::runs {
@@ -20,5 +21,15 @@ struct GpuList {
 // may use), else one id per entry of `nvidiaProc` (the driver's /proc/driver/nvidia/gpus: 0..n-1).
 GpuList gpuList(std::string_view spec, const std::function<const char*(const char*)>& getenv,
                 const std::filesystem::path& nvidiaProc = "/proc/driver/nvidia/gpus");
+
+// What a per-GPU runner's environment adds: CUDA_VISIBLE_DEVICES=<id>, so that it sees that GPU alone (CUDA
+// numbers it 0). The CLI's pool and the GUI's runners both set it here.
+std::vector<std::pair<std::string, std::string>> gpuRunnerEnvironment(const std::string& id);
+
+// The timing runners of the GUI's re-runs (issue 18): `spec` as gpuList reads it, "all" when empty. Where
+// "all" finds no GPU that is no error: one runner that sees what this process sees (ids {""}, source says
+// why). An explicit list that does not read keeps its error, and ids is empty.
+GpuList gpuRunners(std::string_view spec, const std::function<const char*(const char*)>& getenv,
+                   const std::filesystem::path& nvidiaProc = "/proc/driver/nvidia/gpus");
 
 }  // namespace ks::runs

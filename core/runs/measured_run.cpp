@@ -17,6 +17,10 @@ MeasuredRun readMeasuredRun(store::StoredResult row) {
     run.repair = std::move(*repair);
     event.erase("repair");
   }
+  if (auto gpu = event.find("gpu"); gpu != event.end()) {
+    if (gpu->is_string()) run.gpu = gpu->get<std::string>();
+    event.erase("gpu");
+  }
   // kscope batch stores the build errors of its compile-only prebuild without a request id.
   if (!event.contains("id")) event["id"] = "";
   auto decoded =
@@ -42,9 +46,12 @@ MeasuredRun readMeasuredRun(store::StoredResult row) {
 MeasuredRun measuredRun(store::StoredResult row,
                         const std::variant<protocol::ResultEvent, protocol::ErrorEvent>& end) {
   MeasuredRun run;
-  if (row.result.is_object())
+  if (row.result.is_object()) {
     if (auto repair = row.result.find("repair"); repair != row.result.end() && repair->is_object())
       run.repair = std::move(*repair);
+    if (auto gpu = row.result.find("gpu"); gpu != row.result.end() && gpu->is_string())
+      run.gpu = gpu->get<std::string>();
+  }
   row.result = nullptr;
   run.row = std::move(row);
   if (const auto* error = std::get_if<protocol::ErrorEvent>(&end)) {

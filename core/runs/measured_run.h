@@ -21,6 +21,9 @@ struct MeasuredRun {
   // A repaired program's run (`kscope run --repair`, result_row.h): {"original_code_hash", "repairs":
   // [{"kind", "what", "lines"}...]} as stored beside the end event; null when the program was not repaired.
   nlohmann::ordered_json repair;
+  // The CUDA_VISIBLE_DEVICES id of the per-GPU runner that measured it (result_row.h, "gpu" beside the end
+  // event); empty when the client kept no runner per GPU.
+  std::string gpu;
 
   bool correct() const { return outcomeOf(row.outcome) == Outcome::Correct; }
 };

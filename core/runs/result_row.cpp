@@ -15,6 +15,7 @@ store::StoredResult resultRow(const nlohmann::ordered_json& endEvent, const RunS
   if (row.device.empty()) row.device = requestedDevice.empty() ? "default" : requestedDevice;
   row.origin = origin;
   if (!subject.repair.is_null() && row.result.is_object()) row.result["repair"] = subject.repair;
+  if (!subject.gpu.empty() && row.result.is_object()) row.result["gpu"] = subject.gpu;
   row.recordedAt = store::utcTimestampNow();
   return row;
 }

@@ -16,6 +16,10 @@ struct RunSubject {
   // --repair: {"original_code_hash", "repairs": [...]} (app/kscope/candidate_repair.h); stored in the row's
   // result as "repair", so the program that ran is known to be the repaired one. Null: not repaired.
   nlohmann::ordered_json repair;
+  // Which GPU's runner measured it, when the client keeps one runner per GPU (kscope batch --gpus, the GUI
+  // on a machine with several): that runner's CUDA_VISIBLE_DEVICES id. Stored in the row's result as "gpu";
+  // empty: the runner saw every GPU its client did, and nothing is stored.
+  std::string gpu;
 };
 
 // The row for the runner's end event: its own facts (store::recordFromEndEvent), the subject, the code

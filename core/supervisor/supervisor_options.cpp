@@ -19,6 +19,14 @@ SupervisorOptions clientSupervisorOptions(const std::filesystem::path& runner, c
   return o;
 }
 
+SupervisorOptions poolRunnerOptions(const SupervisorOptions& base, const std::string& name, int index,
+                                    const std::vector<std::pair<std::string, std::string>>& environment) {
+  SupervisorOptions o = base;
+  o.scratchRoot = base.scratchRoot / (name + "-" + std::to_string(index));
+  o.environment.insert(o.environment.end(), environment.begin(), environment.end());
+  return o;
+}
+
 std::uint64_t physicalMemoryBytes() {
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long pageSize = sysconf(_SC_PAGE_SIZE);

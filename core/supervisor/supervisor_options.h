@@ -50,6 +50,13 @@ namespace ks::supervisor {
 SupervisorOptions clientSupervisorOptions(const std::filesystem::path& runner, const std::string& device,
                                           std::uint64_t memoryLimitBytes);
 
+// The options of runner `index` of several that one client keeps at once (kscope batch's pools, the GUI's
+// one runner per GPU): `base` with a scratch root of its own, <scratchRoot>/<name>-<index> (each supervisor
+// numbers its runner-<n> folders from 1, so runners sharing a root would collide), and `environment` added
+// to the runner's (e.g. its own CUDA_VISIBLE_DEVICES, runs::gpuRunnerEnvironment).
+SupervisorOptions poolRunnerOptions(const SupervisorOptions& base, const std::string& name, int index,
+                                    const std::vector<std::pair<std::string, std::string>>& environment = {});
+
 // The memory limit a runner runs under, and why, in one place for the CLI and the GUI. A runner always has
 // one unless the user turns it off: by default three quarters of this machine's memory, shared among the
 // `runners` that may run at once (kscope batch --jobs), and never below 2 GiB (torch and a CUDA context

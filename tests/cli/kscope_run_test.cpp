@@ -719,17 +719,26 @@ TEST_F(KscopeRunCli, BatchGpusKeepsOneTimingRunnerPerGpu) {
     EXPECT_EQ(line["gpu"], "7");
     EXPECT_EQ(line["outcome"], "correct") << line["event"];
   }
-  // Two GPUs: both runners time, each its own.
-  const fs::path two = dir_ / "two.jsonl";
-  r = kscopeHere("batch " + quoted(run) + " --device cpu --trials 3 --seeds 2 --jobs 1 --no-store --gpus 3,5 --out " +
-                 quoted(two));
+  // Two GPUs: both runners time, each its own; the results store's rows say which GPU, as the lines do.
+  const fs::path two = dir_ / "two.jsonl", store = dir_ / "gpus.sqlite";
+  r = kscopeHere("batch " + quoted(run) + " --device cpu --trials 3 --seeds 2 --jobs 1 --store " + quoted(store) +
+                 " --gpus 3,5 --out " + quoted(two));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   lines = jsonLines(two);
   ASSERT_EQ(lines.size(), 3u) << slurp(two);
+  std::string byLines;
   for (const json& line : lines) {
     EXPECT_TRUE(line["gpu"] == "3" || line["gpu"] == "5") << line["gpu"];
     EXPECT_EQ(line["outcome"], "correct") << line["event"];
+    byLines += line["candidate"].get<std::string>() + " " + line["gpu"].get<std::string>() + "\n";
   }
+  const fs::path dump = dir_ / "gpu-rows.txt";
+  const std::string query = "python3 -c \"import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); "
+                            "[print(r[0], json.loads(r[1])['gpu']) for r in c.execute('SELECT candidate_id, "
+                            "result_json FROM results ORDER BY id')]\" " +
+                            quoted(store) + " > " + quoted(dump);
+  ASSERT_EQ(std::system(query.c_str()), 0);
+  EXPECT_EQ(slurp(dump), byLines);  // rows in the order the lines were written
   // --timing-jobs runners on each GPU: four runners, two per GPU, each pair sharing its GPU's lock.
   const fs::path four = dir_ / "four.jsonl";
   r = kscopeHere("batch " + quoted(run) + " --device cpu --trials 3 --seeds 2 --jobs 1 --no-store --gpus 3,5 " +

@@ -54,5 +54,26 @@ TEST(GpuList, AllCountsTheDriversGpus) {
   EXPECT_NE(l.error.find("no GPU"), std::string::npos) << l.error;
 }
 
+// The GUI's default (issue 18): every GPU found, one runner each; none found is one runner that sees what
+// the GUI sees, not an error; an explicit list that does not read is one.
+TEST(GpuList, GuiRunnersDefaultToAllAndToOneRunnerWithoutGpus) {
+  Env env;
+  GpuList l = gpuRunners("", env.get(), "/nonexistent");
+  EXPECT_EQ(l.ids, (std::vector<std::string>{""}));
+  EXPECT_TRUE(l.error.empty()) << l.error;
+  EXPECT_NE(l.source.find("no GPU found"), std::string::npos) << l.source;
+  env.vars["KSCOPE_GPU_LIST"] = "0,1,2";
+  l = gpuRunners("", env.get(), "/nonexistent");
+  EXPECT_EQ(l.ids, (std::vector<std::string>{"0", "1", "2"}));
+  EXPECT_EQ(l.source, "KSCOPE_GPU_LIST");
+  EXPECT_EQ(gpuRunners(" all ", env.get(), "/nonexistent").ids, l.ids);
+  l = gpuRunners("1", env.get(), "/nonexistent");
+  EXPECT_EQ(l.ids, (std::vector<std::string>{"1"}));
+  l = gpuRunners("1,1", env.get(), "/nonexistent");
+  EXPECT_TRUE(l.ids.empty());
+  EXPECT_NE(l.error.find("twice"), std::string::npos) << l.error;
+  EXPECT_EQ(gpuRunnerEnvironment("3"), (std::vector<std::pair<std::string, std::string>>{{"CUDA_VISIBLE_DEVICES", "3"}}));
+}
+
 }  // namespace
 }  // namespace ks::runs

@@ -53,5 +53,34 @@ TEST(MeasuredRun, FromTheTypedEventItIsWhatTheStoredRowReadsBackAs) {
   EXPECT_EQ(typed.row.outcome, "error");
 }
 
+// A run timed by one runner of several, each on its own GPU (issue 18): the row keeps which, both as the GUI
+// sees it at once and as it reads back from the store; without one nothing is stored.
+TEST(MeasuredRun, ThePerGpuRunnersIdIsStoredAndReadBack) {
+  const auto dir = std::filesystem::temp_directory_path() / ("ks-record-gpu-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto opened = store::ResultStore::open(dir / "results.db");
+  ASSERT_TRUE(opened) << opened.error;
+  const Json event = Json::parse(R"({"id": "1", "event": "error", "error": {"kind": "runtime",
+      "message": "boom"}})");
+  RunSubject subject = kSubject;
+  subject.gpu = "GPU-3c4d";
+  const RecordedResult recorded = recordResult(**opened.value, event, subject, "cuda", "kernelscope");
+  ASSERT_TRUE(recorded.storeError.empty()) << recorded.storeError;
+  EXPECT_EQ(recorded.row.result["gpu"], "GPU-3c4d");
+  auto decoded = protocol::decodeEvent(event.dump());
+  ASSERT_TRUE(decoded.value) << decoded.error;
+  EXPECT_EQ(measuredRun(recorded.row, std::get<protocol::ErrorEvent>(*decoded.value)).gpu, "GPU-3c4d");
+  auto rows = (*opened.value)->history({.taskKey = "L1/12"});
+  ASSERT_TRUE(rows && rows.value->size() == 1u);
+  const MeasuredRun read = readMeasuredRun(rows.value->front());
+  EXPECT_EQ(read.gpu, "GPU-3c4d");
+  ASSERT_TRUE(read.error) << read.unreadable;  // the key beside the end event does not spoil its decoding
+  EXPECT_EQ(read.error->message, "boom");
+  EXPECT_TRUE(readMeasuredRun(resultRow(event, kSubject, "cuda", "kernelscope")).gpu.empty());
+  EXPECT_FALSE(resultRow(event, kSubject, "cuda", "kernelscope").result.contains("gpu"));
+  opened.value->reset();
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace ks::runs

@@ -291,6 +291,11 @@ TEST(DeviceText, EveryRunIsNamedTheSameWay) {
   runs::MeasuredRun unnamed = test::timedRun(2.0);
   unnamed.row.device = "cpu";  // a runner that reported no device name
   EXPECT_EQ(deviceText(unnamed), "— (cpu)");
+  // Issue 18: measured by one runner of several, each on its own GPU: which one, after the kind.
+  result.gpu = "1";
+  EXPECT_EQ(deviceText(result), "AMD EPYC (cpu, GPU 1)");
+  error.gpu = "GPU-3c4d";
+  EXPECT_EQ(deviceText(error), "— (the runner's default device, GPU GPU-3c4d)");
 }
 
 // Issue 17 item 5: a long phase says how long it has run and, once a step ended, about how long is left.
@@ -301,6 +306,16 @@ TEST(PhaseEstimate, TheFinishedStepsTimeTheStepsLeft) {
   EXPECT_EQ(phaseEstimate(60, 2, 4, 10), "4/10 · 60 s so far · about 3 min left");  // resumed at 2
   EXPECT_EQ(phaseEstimate(300, 0, 5, 5), "5/5 · 5 min so far");                     // done: nothing left
   EXPECT_EQ(roughDuration(5400), "1 h 30 min");
+}
+
+// Issue 18: a queue worked by one runner per GPU; each waiting job goes to the runner that frees up first.
+TEST(PhaseEstimate, AQueueOnSeveralRunnersIsDealtToTheFirstOneFree) {
+  EXPECT_LT(queueSecondsLeft(-1, {}, 5, 2), 0);             // no job ended: nothing known
+  EXPECT_DOUBLE_EQ(queueSecondsLeft(10, {}, 4, 1), 40);      // one runner: one after another
+  EXPECT_DOUBLE_EQ(queueSecondsLeft(10, {}, 4, 2), 20);      // two: half as long
+  EXPECT_DOUBLE_EQ(queueSecondsLeft(10, {}, 5, 2), 30);      // the odd one out runs alone at the end
+  EXPECT_DOUBLE_EQ(queueSecondsLeft(10, {4, 25}, 1, 2), 10);  // 6 s left on one; the other is due: it takes it
+  EXPECT_DOUBLE_EQ(queueSecondsLeft(10, {4, 25}, 0, 3), 6);   // only what is in flight
 }
 
 // Issue 17: the problems of an edit's run go when Revert shows the recorded program again, in the program

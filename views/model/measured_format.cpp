@@ -26,11 +26,16 @@ QString deviceText(const runs::MeasuredRun& run) {
   const bool named = !run.row.device.empty() && run.row.device != kind && run.row.device != "cpu" &&
                      run.row.device != "cuda" && run.row.device != "default";
   const std::string asked = named ? kind : (kind.empty() ? run.row.device : kind);
-  const QString kindText = asked == "default" || asked.empty() ? QObject::tr("the runner's default device")
-                                                               : QString::fromStdString(asked);
+  QString kindText = asked == "default" || asked.empty() ? QObject::tr("the runner's default device")
+                                                         : QString::fromStdString(asked);
+  // Issue 18: a run of one runner of several, each on its own GPU, says which: "(cuda, GPU 1)".
+  const QString gpu = run.gpu.empty() ? QString() : QObject::tr("GPU %1").arg(QString::fromStdString(run.gpu));
+  if (!gpu.isEmpty()) kindText += QStringLiteral(", ") + gpu;
   if (!named) return QStringLiteral("— (%1)").arg(kindText);
-  return kind.empty() ? QString::fromStdString(run.row.device)
-                      : QStringLiteral("%1 (%2)").arg(QString::fromStdString(run.row.device), kindText);
+  if (kind.empty())
+    return gpu.isEmpty() ? QString::fromStdString(run.row.device)
+                         : QStringLiteral("%1 (%2)").arg(QString::fromStdString(run.row.device), gpu);
+  return QStringLiteral("%1 (%2)").arg(QString::fromStdString(run.row.device), kindText);
 }
 
 QString outcomeText(const runs::MeasuredRun& run) {

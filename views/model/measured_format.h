@@ -10,7 +10,8 @@
 namespace ks {
 
 QString localTime(const std::string& isoUtc);  // "2026-05-04 12:03" in local time; as given if unreadable
-// "AMD EPYC (cpu)", "NVIDIA H100 80GB HBM3 (cuda)"; "— (cpu)" for a run that reported no device name
+// "AMD EPYC (cpu)", "NVIDIA H100 80GB HBM3 (cuda)"; "— (cpu)" for a run that reported no device name;
+// "NVIDIA H100 80GB HBM3 (cuda, GPU 1)" for one measured by the runner of GPU 1 of several (issue 18)
 QString deviceText(const runs::MeasuredRun& run);
 QString outcomeText(const runs::MeasuredRun& run);  // "correct", "incorrect", "error: timeout"
 // "17.20× [16.93–17.48×]" (the 95 % interval); "17.20× ± 3.1%" (the candidate's CV) for results of runners

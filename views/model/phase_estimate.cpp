@@ -23,4 +23,14 @@ QString phaseEstimate(double seconds, int doneAtStart, int done, int total) {
   return text + QObject::tr(" · about %1 left").arg(roughDuration(left));
 }
 
+double queueSecondsLeft(double meanJobSeconds, const std::vector<double>& inFlightSeconds, int waiting,
+                        int runners) {
+  if (!(meanJobSeconds >= 0)) return -1;
+  std::vector<double> freeAt(static_cast<std::size_t>(std::max({runners, 1, static_cast<int>(inFlightSeconds.size())})), 0.0);
+  for (std::size_t i = 0; i < inFlightSeconds.size(); ++i)
+    freeAt[i] = std::max(0.0, meanJobSeconds - inFlightSeconds[i]);
+  for (int i = 0; i < waiting; ++i) *std::min_element(freeAt.begin(), freeAt.end()) += meanJobSeconds;
+  return *std::max_element(freeAt.begin(), freeAt.end());
+}
+
 }  // namespace ks

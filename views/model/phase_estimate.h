@@ -5,6 +5,7 @@
 // the candidate; a timing step one call of each), so the time the finished steps took, since the phase
 // began, times the steps left is the estimate. No estimate before the first step ends.
 #include <QString>
+#include <vector>
 
 namespace ks {
 
@@ -12,6 +13,13 @@ namespace ks {
 // "1/5 · 3 min so far · about 12 min left"; "0/5 · 40 s so far" before a step ended; "1/5" when
 // nothing is known about the time.
 QString phaseEstimate(double seconds, int doneAtStart, int done, int total);
+// About how long a queue of re-runs has left on `runners` runners working at once (issue 18: one per GPU):
+// each job takes `meanJobSeconds` (the mean of the queue's jobs that ended); a job in flight for
+// `inFlightSeconds[i]` has what is left of that mean (nothing once it ran longer), and each of the `waiting`
+// jobs goes to the runner that frees up first. The seconds until the last one ends; < 0 when the mean is
+// not known (no job ended yet).
+double queueSecondsLeft(double meanJobSeconds, const std::vector<double>& inFlightSeconds, int waiting,
+                        int runners);
 // "40 s", "3 min", "1 h 05 min"
 QString roughDuration(double seconds);
 

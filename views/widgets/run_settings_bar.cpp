@@ -7,6 +7,9 @@
 #include <QHBoxLayout>
 #include <QIODevice>
 #include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QRegularExpressionValidator>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QToolButton>
@@ -16,7 +19,7 @@
 namespace ks {
 namespace {
 
-constexpr quint32 kStateVersion = 1;
+constexpr quint32 kStateVersion = 2;  // 2: the GPUs (issue 18); a state of version 1 is read too
 
 QSpinBox* autoSpin(const QString& objectName, int max, const QString& suffix, QWidget* parent) {
   auto* spin = new QSpinBox(parent);
@@ -43,6 +46,7 @@ RunSettingsBar::RunSettingsBar(QWidget* parent)
       m_seeds(autoSpin(QStringLiteral("runSeeds"), 1000, {}, this)),
       m_limit(autoSpin(QStringLiteral("runPhaseLimit"), 86400, tr(" s"), this)),
       m_memory(autoSpin(QStringLiteral("runMemoryLimit"), 4096, tr(" GiB"), this)),
+      m_gpus(new QLineEdit(this)),
       m_limitsButton(new QToolButton(this)),
       m_limitsPopup(new QFrame(this, Qt::Popup)),
       m_environment(new ElidedLabel(this)) {
@@ -75,6 +79,18 @@ RunSettingsBar::RunSettingsBar(QWidget* parent)
   auto* form = new QFormLayout(m_limitsPopup);
   form->addRow(buddyLabel(tr("Limit per phase"), m_limit, m_limitsPopup), m_limit);
   form->addRow(buddyLabel(tr("Memory"), m_memory, m_limitsPopup), m_memory);
+  // Issue 18: Run All Visible keeps one runner per GPU; empty is every GPU found (one runner without any).
+  m_gpus->setObjectName(QStringLiteral("runGpus"));
+  m_gpus->setPlaceholderText(tr("all"));
+  m_gpus->setClearButtonEnabled(true);
+  m_gpus->setValidator(new QRegularExpressionValidator(
+      QRegularExpression(QStringLiteral("[A-Za-z0-9_:,\\- ]*")), m_gpus));
+  m_gpus->setToolTip(
+      tr("The GPUs re-runs time on, one runner each, each seeing only its own (CUDA_VISIBLE_DEVICES): ids such "
+         "as 0,2, or empty for every GPU found ($KSCOPE_GPU_LIST, else $CUDA_VISIBLE_DEVICES, else the "
+         "driver's); one runner when there is none or one"));
+  form->addRow(buddyLabel(tr("GPUs"), m_gpus, m_limitsPopup), m_gpus);
+  connect(m_gpus, &QLineEdit::textChanged, this, &RunSettingsBar::updateLimitsText);
   connect(m_limitsButton, &QToolButton::clicked, this, [this] {
     m_limitsPopup->adjustSize();
     m_limitsPopup->move(m_limitsButton->mapToGlobal(QPoint(0, m_limitsButton->height())));
@@ -103,8 +119,9 @@ RunSettingsBar::RunSettingsBar(QWidget* parent)
 
 void RunSettingsBar::updateLimitsText() {
   const bool autoLimits = m_limit->value() == 0 && m_memory->value() == 0;
-  m_limitsButton->setText(autoLimits ? tr("Limits: auto")
-                                     : tr("Limits: %1, %2").arg(m_limit->text(), m_memory->text()));
+  QString text = autoLimits ? tr("Limits: auto") : tr("Limits: %1, %2").arg(m_limit->text(), m_memory->text());
+  if (!gpus().isEmpty()) text += tr(" · GPUs %1").arg(gpus());
+  m_limitsButton->setText(text);
 }
 
 void RunSettingsBar::showEnvironment(const QString& text, const QString& tip) {
@@ -132,6 +149,13 @@ void RunSettingsBar::setChoices(const runs::RunChoices& choices) {
 void RunSettingsBar::setPhaseLimitSeconds(int seconds) { m_limit->setValue(seconds); }
 
 void RunSettingsBar::setMemoryLimitGiB(int gib) { m_memory->setValue(gib); }
+
+QString RunSettingsBar::gpus() const {
+  const QString spec = m_gpus->text().trimmed();
+  return spec == QStringLiteral("all") ? QString() : spec;
+}
+
+void RunSettingsBar::setGpus(const QString& spec) { m_gpus->setText(spec.trimmed()); }
 
 void RunSettingsBar::setEnvironment(const protocol::Environment& e) {
   const bool cuda = e.device == "cuda";
@@ -167,7 +191,7 @@ QByteArray RunSettingsBar::saveState() const {
   QByteArray state;
   QDataStream out(&state, QIODevice::WriteOnly);
   out << kStateVersion << m_device->currentData().toString() << m_trials->value() << m_seeds->value()
-      << m_limit->value() << m_memory->value();
+      << m_limit->value() << m_memory->value() << gpus();
   return state;
 }
 
@@ -176,11 +200,14 @@ void RunSettingsBar::restoreState(const QByteArray& state) {
   quint32 version = 0;
   QString device;
   int trials = 0, seeds = 0, limit = 0, memory = 0;
+  QString gpuSpec;
   in >> version >> device >> trials >> seeds >> limit >> memory;
-  if (in.status() != QDataStream::Ok || version != kStateVersion) return;
+  if (version >= 2) in >> gpuSpec;
+  if (in.status() != QDataStream::Ok || version < 1 || version > kStateVersion) return;
   setChoices({.device = device.toStdString(), .trials = trials, .seeds = seeds});
   setPhaseLimitSeconds(limit);
   setMemoryLimitGiB(memory);
+  setGpus(gpuSpec);
 }
 
 }  // namespace ks
