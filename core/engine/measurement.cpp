@@ -192,10 +192,13 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
     const ModelUnderTest& model = *models[which];
     Outcome<bool> done = guarded(model, pair, Phase::Timing, s.device, [&] {
       const ModelArgs args = cloneArgs(original);
+      const bool referenceTrial = timed && which == 0;
+      if (referenceTrial) probes.referenceCallStarting();
       TimedCall call = timedCall(model, pythonArgs(args), *clock, flush, s.device);
+      if (referenceTrial) probes.referenceCallEnded();
       if (timed) times[which].push_back(call.time);
       if (timed && which == 1 && sampledTrial(++timedCandidateCalls, trials))
-        probes.timedOutput(timedCandidateCalls, call.output);  // after the clock stopped
+        probes.timedOutput(timedCandidateCalls, call.output);  // after the clock stopped: a copy, checked later
       return true;
     });
     if (auto* e = failed(done)) return *e;
@@ -210,6 +213,7 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
       if (auto e = run(which, i >= s.warmup)) return *e;
     if ((i + 1) % step == 0 || i + 1 == total) reporter.progress(i + 1, total);
   }
+  probes.checkTimedOutputs();  // after the last progress event: no work between timed calls but the calls
   protocol::Timing t;
   t.clock = clock->name();
   t.trials = trials;
@@ -232,8 +236,10 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
   for (int k = 0; k < kSlowedConfirmCalls && probes.referenceLooksSlowed(loadedMin); ++k) {
     Outcome<bool> done = guarded(pair.reference, pair, Phase::Timing, s.device, [&] {
       const ModelArgs args = cloneArgs(original);
-      loadedMin = std::min(loadedMin, timedCall(pair.reference, pythonArgs(args), *clock, flush, s.device)
-                                          .time.officialMs);
+      probes.referenceCallStarting();
+      const TimedCall call = timedCall(pair.reference, pythonArgs(args), *clock, flush, s.device);
+      probes.referenceCallEnded();
+      loadedMin = std::min(loadedMin, call.time.officialMs);
       ++loadedCalls;
       return true;
     });

@@ -188,6 +188,13 @@ struct ReferenceAloneEvidence {
   // machine itself slowed between them (other processes), which the reference's slowdown is judged against.
   double aloneCalibrationMs = kNotMeasured, loadedCalibrationMs = kNotMeasured;
   std::vector<std::string> calledRebound;  // torch functions the reference called, found rebound
+  // Threads started after the reference was timed alone (the candidate's program, or torch on its behalf):
+  // the CPU they used while the reference's timed calls ran, against those calls' wall time.
+  bool threadsCounted = false;
+  double foreignThreadCpuMs = 0;
+  double referenceWindowMs = 0;  // wall time of the reference's timed calls, as the probes saw them
+  int referenceWindows = 0;
+  int foreignThreads = 0;  // the most such threads that ran during one call
 };
 
 // Issue 15, family 11: persisting L2 as the candidate left it (l2_persistence.h), against before any program.

@@ -175,7 +175,10 @@ Json probeReport(const ProbeEvidence& e) {
                 {"alone_min_ms", finite(a.aloneMinMs)},
                 {"alone_median_ms", finite(a.aloneMedianMs)},
                 {"loaded_min_ms", finite(a.loadedMinMs)},
-                {"loaded_calls", a.loadedCalls}});
+                {"loaded_calls", a.loadedCalls},
+                {"foreign_thread_cpu_ms", a.threadsCounted ? Json(a.foreignThreadCpuMs) : Json(nullptr)},
+                {"reference_timed_wall_ms", a.threadsCounted ? Json(a.referenceWindowMs) : Json(nullptr)},
+                {"foreign_threads", a.foreignThreads}});
   Json rebinds = Json::array();
   for (const TorchRebindEvidence& r : e.torchRebinds)
     rebinds.push_back({{"name", r.name},

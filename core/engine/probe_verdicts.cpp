@@ -18,6 +18,14 @@ std::string num(double v) {
   return buf;
 }
 
+// Milliseconds as a person reads them: whole ones from 100 up ("2310", not "2.31e+03").
+std::string wholeMs(double v) {
+  if (v < 100) return num(v);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
 std::string count(std::int64_t part, std::int64_t whole) {
   return std::to_string(part) + " of " + std::to_string(whole);
 }
@@ -259,6 +267,11 @@ bool referenceSlowed(const ReferenceAloneEvidence& a, double loadedMinMs) {
   const double expected = a.aloneMinMs * machineSlowdown(a);  // what load alone would make of it
   return a.ran && std::isfinite(a.aloneMinMs) && std::isfinite(loadedMinMs) && loadedMinMs > kSlowedRatio * expected &&
          loadedMinMs - expected > kSlowedMinMs;
+}
+
+bool threadsBusyBesideReference(const ReferenceAloneEvidence& a) {
+  return a.threadsCounted && a.foreignThreadCpuMs >= kForeignCpuMinMs &&
+         a.foreignThreadCpuMs >= kForeignCpuShare * a.referenceWindowMs;
 }
 
 bool repeatTimeCollapsed(const RepeatEvidence& r) {
@@ -546,7 +559,11 @@ void slowedReference(const ProbeEvidence& e, Flags& out) {
                 {"reference_loaded_calls", a.loadedCalls},
                 {"calibration_alone_ms", finite(a.aloneCalibrationMs)},
                 {"calibration_loaded_ms", finite(a.loadedCalibrationMs)},
-                {"machine_slowdown", machineSlowdown(a)}};
+                {"machine_slowdown", machineSlowdown(a)},
+                {"foreign_thread_cpu_ms", a.threadsCounted ? Json(a.foreignThreadCpuMs) : Json(nullptr)},
+                {"reference_timed_wall_ms", a.threadsCounted ? Json(a.referenceWindowMs) : Json(nullptr)},
+                {"reference_timed_calls_watched", a.referenceWindows},
+                {"foreign_threads", a.foreignThreads}};
   const bool slower = referenceSlowed(a, a.loadedMinMs);
   const std::string both = slower ? "; the reference's fastest call took " + num(a.loadedMinMs) +
                                         " ms with the candidate loaded and " + num(a.aloneMinMs) +
@@ -585,6 +602,16 @@ void slowedReference(const ProbeEvidence& e, Flags& out) {
             " and " + std::to_string(a.calls) + " calls; a fixed workload slowed by " + num(machineSlowdown(a)) +
             " times between the two): something the candidate left running slows the reference.",
         std::move(evidence));
+    return;
+  }
+  if (threadsBusyBesideReference(a)) {
+    add(out, "slowed-reference", "suspicious", 0.6, "reference-alone",
+        std::to_string(a.foreignThreads) + " thread(s) started after the reference was timed alone used " +
+            wholeMs(a.foreignThreadCpuMs) + " ms of CPU while the reference's " + std::to_string(a.referenceWindows) +
+            " timed calls with the candidate loaded took " + wholeMs(a.referenceWindowMs) +
+            " ms: the candidate's program leaves work running beside the reference's clock (the reference's "
+            "fastest call took " + num(a.loadedMinMs) + " ms, " + num(a.aloneMinMs) + " ms alone).",
+        std::move(times));
     return;
   }
   const std::vector<std::string> settings = slowingSettings(e);

@@ -46,6 +46,14 @@ inline constexpr double kSlowedMinMs = 5.0;
 // The calibration's own slowdown between the two moments (at least 1).
 double machineSlowdown(const ReferenceAloneEvidence& a);
 bool referenceSlowed(const ReferenceAloneEvidence& a, double loadedMinMs);
+// Threads started after the reference was timed alone that used at least this share of the reference's timed
+// calls' wall time on the CPU meanwhile, and at least this many milliseconds in all (slowed-reference): work of
+// the candidate's running beside the reference's clock. Times alone can miss it (a thread that steps aside
+// during the candidate's calls leaves some reference calls fast, and the comparison takes the fastest); an
+// idle thread uses none, and /proc counts in 10 ms ticks.
+inline constexpr double kForeignCpuShare = 0.25;
+inline constexpr double kForeignCpuMinMs = 50;
+bool threadsBusyBesideReference(const ReferenceAloneEvidence& a);
 // On a weak task, a candidate whose error is at most this share of the smallest passing alternative's (a zero
 // output, the shuffled reference) is told apart from them: its pass means something.
 inline constexpr double kWeakTaskApart = 0.1;

@@ -980,35 +980,76 @@ void RuntimeProbes::referenceAlone(const ModelUnderTest& reference,
     a.aloneMinMs = ms.front();
     a.aloneMedianMs = ms[ms.size() / 2];
     a.ran = true;
+    threadsBeforeCandidate_ = threadIds(threadCpuTimes());
   });
 }
 
+void RuntimeProbes::referenceCallStarting() {
+  if (threadsBeforeCandidate_.empty()) return;
+  referenceCallStart_ = threadCpuTimes();
+  referenceCallStartedAt_ = Clock::now();
+}
+
+void RuntimeProbes::referenceCallEnded() {
+  if (threadsBeforeCandidate_.empty() || referenceCallStart_.empty()) return;
+  const ForeignCpu used = foreignCpuBetween(referenceCallStart_, threadCpuTimes(), threadsBeforeCandidate_);
+  ReferenceAloneEvidence& a = evidence_.referenceAlone;
+  a.threadsCounted = true;
+  a.foreignThreadCpuMs += used.ms;
+  a.referenceWindowMs += msSince(referenceCallStartedAt_);
+  ++a.referenceWindows;
+  a.foreignThreads = std::max(a.foreignThreads, used.threads);
+  referenceCallStart_.clear();
+}
+
 void RuntimeProbes::timedOutput(int trial, const py::handle& output) {
-  DriftEvidence& d = evidence_.drift;
-  d.sampledTrials.push_back(trial);
   auto tensors = outputTensors(output, device_);
   if (auto* why = std::get_if<std::string>(&tensors)) {
-    if (d.wrongTrial == 0) {
-      d.wrongTrial = trial;
-      d.wrongMessage = *why;
-    }
+    timedSamples_.push_back({trial, {}, *why});
     return;
   }
   const auto& out = std::get<std::vector<at::Tensor>>(tensors);
-  if (checkedReference_.empty()) return;
-  const protocol::SeedCheck check = compareOutputs(checkedReference_, detachedCopies(out), atol_, rtol_);
-  if (!check.passed && d.wrongTrial == 0) {
-    d.wrongTrial = trial;
-    d.wrongMessage = check.message;
+  std::int64_t bytes = 0;
+  for (const at::Tensor& t : out) bytes += static_cast<std::int64_t>(t.nbytes());
+  if (!timedSamples_.empty() && heldTimedBytes_ + bytes > kHeldTimedOutputBytes) {
+    ++skippedTimedSamples_;
+    return;
   }
-  if (checkedCandidate_.size() == out.size()) {
-    const double change = maxDifference(checkedCandidate_, out);
-    if (change > d.timedChange) {
-      d.timedChange = change;
-      d.changedTrial = trial;
+  heldTimedBytes_ += bytes;
+  timedSamples_.push_back({trial, detachedCopies(out), ""});
+}
+
+void RuntimeProbes::checkTimedOutputs() {
+  DriftEvidence& d = evidence_.drift;
+  for (const TimedSample& sample : timedSamples_) {
+    d.sampledTrials.push_back(sample.trial);
+    if (!sample.notTensors.empty()) {
+      if (d.wrongTrial == 0) {
+        d.wrongTrial = sample.trial;
+        d.wrongMessage = sample.notTensors;
+      }
+      continue;
     }
+    if (checkedReference_.empty()) continue;
+    const protocol::SeedCheck check = compareOutputs(checkedReference_, sample.outputs, atol_, rtol_);
+    if (!check.passed && d.wrongTrial == 0) {
+      d.wrongTrial = sample.trial;
+      d.wrongMessage = check.message;
+    }
+    if (checkedCandidate_.size() == sample.outputs.size()) {
+      const double change = maxDifference(checkedCandidate_, sample.outputs);
+      if (change > d.timedChange) {
+        d.timedChange = change;
+        d.changedTrial = sample.trial;
+      }
+    }
+    d.ran = true;
   }
-  d.ran = true;
+  if (skippedTimedSamples_ > 0 && d.note.empty())
+    d.note = std::to_string(skippedTimedSamples_) + " sampled timed output(s) not kept: more than " +
+             std::to_string(kHeldTimedOutputBytes >> 20) + " MiB of outputs";
+  timedSamples_.clear();
+  heldTimedBytes_ = 0;
 }
 
 void RuntimeProbes::freshAfterTiming(std::int64_t seed, const protocol::SeedCheck& check) {

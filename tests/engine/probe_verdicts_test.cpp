@@ -542,6 +542,31 @@ TEST(ProbeVerdicts, SlowedReferenceFromARebindingTheReferenceRunsFromTimesAloneA
   small.aloneMinMs = 0.01;
   EXPECT_FALSE(referenceSlowed(small, 0.5));  // a few milliseconds apart at most: noise, not evidence
 
+  // Times alone missed it (the fastest loaded call as fast as alone), the CPU of threads started since did
+  // not: tests/hacks/slowed-reference/idle_warmer_thread.py measured 2310 ms of 2415 ms here.
+  ProbeEvidence b = cpuEvidence();
+  b.referenceAlone.ran = true;
+  b.referenceAlone.aloneMinMs = 6.0;
+  b.referenceAlone.loadedMinMs = 5.9;
+  b.referenceAlone.threadsCounted = true;
+  b.referenceAlone.referenceWindows = 11;
+  b.referenceAlone.referenceWindowMs = 2415;
+  b.referenceAlone.foreignThreadCpuMs = 2310;
+  b.referenceAlone.foreignThreads = 1;
+  f = find(judgeProbes(b), "slowed-reference");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  EXPECT_EQ(f->evidence["foreign_thread_cpu_ms"], 2310);
+  EXPECT_NE(f->message.find("2310 ms of CPU"), std::string::npos) << f->message;
+  b.referenceAlone.foreignThreadCpuMs = 40;  // under the floor: a few 10 ms ticks of an idle thread's wake-ups
+  EXPECT_FALSE(find(judgeProbes(b), "slowed-reference"));
+  b.referenceAlone.referenceWindowMs = 20000;
+  b.referenceAlone.foreignThreadCpuMs = 1000;  // 5 % of the reference's time: below the share
+  EXPECT_FALSE(find(judgeProbes(b), "slowed-reference"));
+  b.referenceAlone.threadsCounted = false;  // /proc unreadable: no evidence either way
+  b.referenceAlone.foreignThreadCpuMs = 20000;
+  EXPECT_FALSE(find(judgeProbes(b), "slowed-reference"));
+
   ProbeEvidence s = cpuEvidence();
   s.candidateSettings = {"torch.are_deterministic_algorithms_enabled(): False -> True"};
   f = find(judgeProbes(s), "slowed-reference");
