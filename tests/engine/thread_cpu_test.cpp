@@ -41,12 +41,12 @@ TEST(ThreadCpu, AWorkingThreadStartedAfterTheBaselineIsCountedASleepingOneAndThe
   EXPECT_LT(idle.ms, 20) << "a sleeping thread and the baseline's own work";
 
   std::atomic<bool> done{false}, measured{false};
+  const ThreadTimes start = threadCpuTimes();  // before the worker exists: it is counted from its start
   std::thread worker([&] {
     spinFor(200);
     done = true;
     while (!measured) std::this_thread::sleep_for(std::chrono::milliseconds(1));  // alive when read
   });
-  const ThreadTimes start = threadCpuTimes();
   while (!done) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   const ForeignCpu busy = foreignCpuBetween(start, threadCpuTimes(), baseline);
   measured = true;
