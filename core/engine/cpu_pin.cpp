@@ -3,24 +3,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <filesystem>
-#include <string>
+#include "core/engine/thread_cpu.h"
 
 namespace ks::engine {
 namespace {
 
 pid_t currentTid() { return static_cast<pid_t>(::syscall(SYS_gettid)); }
-
-std::vector<pid_t> processThreads() {
-  std::vector<pid_t> tids;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/task", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (!name.empty() && name.find_first_not_of("0123456789") == std::string::npos)
-      tids.push_back(static_cast<pid_t>(std::stol(name)));
-  }
-  return tids;
-}
 
 }  // namespace
 
@@ -32,7 +20,7 @@ CpuPin::CpuPin(CpuPinScope scope) {
   CPU_ZERO(&one);
   CPU_SET(cpu, &one);
   const pid_t self = currentTid();
-  std::vector<pid_t> tids = scope == CpuPinScope::Process ? processThreads() : std::vector<pid_t>{};
+  std::vector<pid_t> tids = scope == CpuPinScope::Process ? processThreadIds() : std::vector<pid_t>{};
   if (tids.empty()) tids.push_back(self);
   for (pid_t tid : tids) {
     Saved s{tid, {}};

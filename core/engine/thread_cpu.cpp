@@ -1,11 +1,11 @@
 #include "core/engine/thread_cpu.h"
 
-#include <dirent.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 namespace ks::engine {
@@ -39,18 +39,24 @@ bool readTicks(pid_t tid, unsigned long long& ticks) {
 
 }  // namespace
 
+std::vector<pid_t> processThreadIds() {
+  std::vector<pid_t> tids;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.empty() && name.find_first_not_of("0123456789") == std::string::npos)
+      tids.push_back(static_cast<pid_t>(std::stol(name)));
+  }
+  return tids;
+}
+
 ThreadTimes threadCpuTimes() {
   ThreadTimes out;
-  DIR* dir = opendir("/proc/self/task");
-  if (!dir) return out;
   static const double msPerTick = 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
-  while (const dirent* entry = readdir(dir)) {
-    if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
-    const auto tid = static_cast<pid_t>(std::strtol(entry->d_name, nullptr, 10));
+  for (pid_t tid : processThreadIds()) {
     unsigned long long ticks = 0;
     if (readTicks(tid, ticks)) out[tid] = static_cast<double>(ticks) * msPerTick;
   }
-  closedir(dir);
   return out;
 }
 

@@ -8,8 +8,12 @@
 
 #include <map>
 #include <set>
+#include <vector>
 
 namespace ks::engine {
+
+// The ids of this process's threads now (/proc/self/task); empty where it cannot be read.
+std::vector<pid_t> processThreadIds();
 
 using ThreadTimes = std::map<pid_t, double>;  // thread id -> CPU milliseconds used since it started
 
