@@ -11,7 +11,10 @@ namespace ks {
 namespace {
 
 constexpr const char* kMarker = "KSCOPE_HUGEPAGES_REEXEC";  // holds GLIBC_TUNABLES as it was, plus "="
+// Huge pages for the heap, and the heap grown 64 MiB at a time (huge_pages.h).
 constexpr const char* kTunable = "glibc.malloc.hugetlb=1";
+constexpr const char* kTopPad = "glibc.malloc.top_pad";
+constexpr const char* kTopPadTunable = "glibc.malloc.top_pad=67108864";
 
 bool kernelGivesOnRequest() {
   std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
@@ -38,7 +41,8 @@ void preferHugePages(char** argv) {
   if (!kernelGivesOnRequest()) return;
   const bool had = tunables != nullptr;
   const std::string original = had ? tunables : "";
-  const std::string value = original.empty() ? kTunable : original + ":" + kTunable;
+  std::string value = original.empty() ? kTunable : original + ":" + kTunable;
+  if (!std::strstr(original.c_str(), kTopPad)) value += std::string(":") + kTopPadTunable;  // or the user's
   ::setenv(kMarker, ("=" + original).c_str(), 1);
   ::setenv("GLIBC_TUNABLES", value.c_str(), 1);
   ::execv("/proc/self/exe", argv);

@@ -9,8 +9,8 @@
 
 namespace ks {
 
-void parallelFor(std::size_t n, const std::function<void(std::size_t)>& fn) {
-  constexpr std::size_t kBatch = 16;
+void parallelFor(std::size_t n, const std::function<void(std::size_t)>& fn, std::size_t batch) {
+  const std::size_t kBatch = std::max<std::size_t>(batch, 1);
   if (n == 0) return;
   const std::size_t threads =
       std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, (n + kBatch - 1) / kBatch);

@@ -337,7 +337,7 @@ RunFile readRunFile(const std::filesystem::path& path, const LoadOptions& option
           CandidateScan scan{file, {}};
           for (std::size_t i = chunk * per; i < std::min(lines.size(), (chunk + 1) * per); ++i)
             parsed[i] = parseLine(lines[i], options.fastCandidateLines ? &scan : nullptr);
-        });
+        }, /*batch=*/1);  // with the default batch of 16, the 4 x threads chunks all went to one thread
         for (std::size_t i = 0; i < lines.size(); ++i)
           if (!assembler.add(parsed[i], lines[i].number)) return false;
         return true;
