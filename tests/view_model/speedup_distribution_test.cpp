@@ -63,5 +63,23 @@ TEST(SpeedupDistribution, WideRangesUseWiderBinsAndNonPositiveValuesAreCounted) 
   EXPECT_EQ(total, 3u);
 }
 
+TEST(SpeedupDistribution, ManyRowsInChunksKeepEveryRowOnceAndEqualSpeedupsInRowOrder) {
+  // More rows than the chunks the rows are read in on every core: the joined points are those of one loop.
+  std::vector<double> speedups;
+  for (int i = 0; i < 1003; ++i) speedups.push_back(i % 7 == 0 ? 0.0 : 1.0 + (i % 5));
+  const LoadedRun run = runWithSpeedups(speedups);
+  const SpeedupDistribution d(run, "default");
+  std::size_t expected = 0;
+  for (double s : speedups) expected += s > 0;
+  ASSERT_EQ(d.points().size(), expected);
+  EXPECT_EQ(d.unplottable(), static_cast<int>(speedups.size() - expected));
+  for (std::size_t i = 1; i < d.points().size(); ++i) {
+    const auto& a = d.points()[i - 1];
+    const auto& b = d.points()[i];
+    ASSERT_TRUE(a.speedup < b.speedup || (a.speedup == b.speedup && a.row < b.row)) << "point " << i;
+    EXPECT_DOUBLE_EQ(b.speedup, speedups[static_cast<std::size_t>(b.row)]);
+  }
+}
+
 }  // namespace
 }  // namespace ks

@@ -91,6 +91,8 @@ class CandidateTableModel : public QAbstractTableModel {
   using RuntimeMarks = std::vector<std::vector<std::pair<std::string, int>>>;  // per row: family, severity
   RuntimeMarks readRuntimeMarks() const;
   void computeFlagValues();
+  // setRun's values and recorded speedups of rows [first, last); chunks of rows are filled in parallel.
+  void fillRows(int first, int last);
   QVariant display(int row, int column) const;
   QVariant toolTip(int row, int column) const;
   QVariant measuredDisplay(int row) const;
