@@ -64,9 +64,12 @@ pids+=($!)
 for _ in $(seq 50); do [ -S "$tmp/munge.socket" ] && break; sleep 0.1; done
 [ -S "$tmp/munge.socket" ] || fail "munged did not start (no socket $tmp/munge.socket)"
 
-# MariaDB: a data folder of its own, served on a localhost port to slurmdbd's user alone.
+# MariaDB: a data folder of its own, served on a localhost port to slurmdbd's user alone. No host name is
+# looked up (--force, which its help gives as "run even if DNS does not work"; the grants below name
+# 127.0.0.1): a clean Debian root without /etc/hosts has neither this host's name nor "localhost", and
+# mariadb-install-db stopped there.
 mariadb-install-db --no-defaults --user=root --datadir="$tmp/db" --auth-root-authentication-method=socket \
-  --skip-test-db >"$tmp/mariadb-install.log" 2>&1 || fail "mariadb-install-db: $(tail -n 5 "$tmp/mariadb-install.log")"
+  --skip-test-db --force --skip-name-resolve >"$tmp/mariadb-install.log" 2>&1 || fail "mariadb-install-db: $(tail -n 5 "$tmp/mariadb-install.log")"
 mariadbd --no-defaults --user=root --datadir="$tmp/db" --socket="$tmp/mysqld.sock" --port="$dbPort" \
   --bind-address=127.0.0.1 --skip-name-resolve --pid-file="$tmp/mysqld.pid" --log-error="$tmp/mariadbd.log" \
   --innodb-buffer-pool-size=32M >>"$tmp/mariadbd.log" 2>&1 &
