@@ -64,9 +64,10 @@ TEST(SpeedupDistribution, WideRangesUseWiderBinsAndNonPositiveValuesAreCounted) 
 }
 
 TEST(SpeedupDistribution, ManyRowsInChunksKeepEveryRowOnceAndEqualSpeedupsInRowOrder) {
-  // More rows than the chunks the rows are read in on every core: the joined points are those of one loop.
+  // Rows enough for several chunks (16 384 rows or more each) read on every core: the joined points are those
+  // of one loop.
   std::vector<double> speedups;
-  for (int i = 0; i < 1003; ++i) speedups.push_back(i % 7 == 0 ? 0.0 : 1.0 + (i % 5));
+  for (int i = 0; i < 40003; ++i) speedups.push_back(i % 7 == 0 ? 0.0 : 1.0 + (i % 5));
   const LoadedRun run = runWithSpeedups(speedups);
   const SpeedupDistribution d(run, "default");
   std::size_t expected = 0;

@@ -16,14 +16,15 @@ namespace ks {
 SpeedupDistribution::SpeedupDistribution(const LoadedRun& run, const std::string& baseline,
                                          const MeasuredHistory* history) {
   // Rows in chunks on every core (a million rows: each chunk's points, then joined in row order), each
-  // chunk with its own counts.
+  // chunk with its own counts; chunks of at least 16 384 rows, so a small run stays on this thread.
   struct Chunk {
     std::vector<Point> points;
     int unplottable = 0, caughtHacks = 0, fallbackTimed = 0;
   };
   const auto rows = static_cast<std::size_t>(std::max(run.rowCount(), 0));
-  std::vector<Chunk> chunks(std::min<std::size_t>(rows, 4 * std::max(1u, std::thread::hardware_concurrency())));
-  const std::size_t per = chunks.empty() ? 0 : (rows + chunks.size() - 1) / chunks.size();
+  std::vector<Chunk> chunks(
+      std::clamp<std::size_t>(rows / 16384, 1, 4 * std::max(1u, std::thread::hardware_concurrency())));
+  const std::size_t per = (rows + chunks.size() - 1) / chunks.size();
   parallelFor(
       chunks.size(),
       [&](std::size_t k) {

@@ -76,8 +76,10 @@ void CandidateTableModel::setRun(std::shared_ptr<const LoadedRun> run) {
     m_speedups.assign(static_cast<std::size_t>(rows) * m_baselines.size(),
                       std::numeric_limits<double>::quiet_NaN());
     // Rows are independent (each writes its own values and speedups): a million of them in chunks on every
-    // core, half the wall time of one loop on the 2-core machine.
-    const std::size_t chunks = 4 * std::max(1u, std::thread::hardware_concurrency());
+    // core, half the wall time of one loop on the 2-core machine; chunks of at least 16 384 rows, so that a
+    // small run is filled on this thread without starting another.
+    const std::size_t chunks = std::clamp<std::size_t>(static_cast<std::size_t>(rows) / 16384, 1,
+                                                       4 * std::max(1u, std::thread::hardware_concurrency()));
     const std::size_t per = (static_cast<std::size_t>(rows) + chunks - 1) / chunks;
     parallelFor(
         chunks,
