@@ -35,4 +35,17 @@ void parallelFor(std::size_t n, const std::function<void(std::size_t)>& fn, std:
   if (failure) std::rethrow_exception(failure);
 }
 
+std::size_t chunkCount(std::size_t work, std::size_t minPerChunk) {
+  const std::size_t most = 4 * std::max(1u, std::thread::hardware_concurrency());
+  return std::clamp<std::size_t>(work / std::max<std::size_t>(minPerChunk, 1), 1, most);
+}
+
+void parallelRanges(std::size_t n, std::size_t chunks,
+                    const std::function<void(std::size_t chunk, std::size_t first, std::size_t last)>& fn) {
+  chunks = std::max<std::size_t>(chunks, 1);
+  const std::size_t per = (n + chunks - 1) / chunks;
+  parallelFor(
+      chunks, [&](std::size_t k) { fn(k, std::min(k * per, n), std::min((k + 1) * per, n)); }, /*batch=*/1);
+}
+
 }  // namespace ks

@@ -327,23 +327,19 @@ RunFile readRunFile(const std::filesystem::path& path, const LoadOptions& option
   }
   RunAssembler assembler(run, issues);
   std::vector<Line> parsed;
-  // Lines are parsed in parallel in chunks, each with its own cache of measurement names: up to 4 x threads
-  // chunks of at least 256 KiB, so that a small file (a sample run, a fuzzer's input) is parsed on this
-  // thread without starting another.
-  const std::size_t maxChunks = std::max<std::size_t>(1, 4 * std::thread::hardware_concurrency());
+  // Lines are parsed in parallel in chunks, each with its own cache of measurement names: chunks of at least
+  // 256 KiB of the block, so that a small file (a sample run, a fuzzer's input) is parsed on this thread.
   constexpr std::size_t kMinChunkBytes = std::size_t{256} << 10;
   const LineStreamResult stream =
       streamLines(file->descriptor(), path, options, issues, [&](std::span<const TextLine> lines) {
         parsed.resize(lines.size());
         const auto bytes = static_cast<std::size_t>(lines.back().offset - lines.front().offset) +
                            lines.back().text.size();
-        const std::size_t chunks = std::clamp<std::size_t>(bytes / kMinChunkBytes, 1, maxChunks);
-        const std::size_t per = (lines.size() + chunks - 1) / chunks;
-        parallelFor(chunks, [&](std::size_t chunk) {
+        parallelRanges(lines.size(), chunkCount(bytes, kMinChunkBytes), [&](std::size_t, std::size_t first, std::size_t last) {
           CandidateScan scan{file, {}};
-          for (std::size_t i = chunk * per; i < std::min(lines.size(), (chunk + 1) * per); ++i)
+          for (std::size_t i = first; i < last; ++i)
             parsed[i] = parseLine(lines[i], options.fastCandidateLines ? &scan : nullptr);
-        }, /*batch=*/1);  // with the default batch of 16, the 4 x threads chunks all went to one thread
+        });
         for (std::size_t i = 0; i < lines.size(); ++i)
           if (!assembler.add(parsed[i], lines[i].number)) return false;
         return true;

@@ -1,4 +1,4 @@
-// parallelFor (core/formats/parallel_for.h): every item once, on more than one thread where there are
+// parallelFor and parallelRanges (core/formats/parallel_for.h): every item once, on more than one thread where there are
 // several, a few large items included (the run-format reader's chunks), and the first exception rethrown.
 #include "core/formats/parallel_for.h"
 
@@ -65,4 +65,27 @@ TEST(ParallelFor, NoItemsCallsNothing) {
   bool called = false;
   ks::parallelFor(0, [&](std::size_t) { called = true; });
   EXPECT_FALSE(called);
+}
+
+TEST(ParallelRanges, ContiguousRangesCoverEveryIndexOnceEachWithItsChunkNumber) {
+  for (const std::size_t n : {0, 1, 9, 10, 1000}) {
+    const std::size_t chunks = 4;
+    std::vector<std::atomic<int>> seen(n);
+    std::vector<std::atomic<int>> chunkCalls(chunks);
+    ks::parallelRanges(n, chunks, [&](std::size_t chunk, std::size_t first, std::size_t last) {
+      ASSERT_LT(chunk, chunks);
+      ++chunkCalls[chunk];
+      ASSERT_LE(first, last);
+      for (std::size_t i = first; i < last; ++i) ++seen[i];
+    });
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(seen[i].load(), 1) << "index " << i << " of " << n;
+    for (std::size_t k = 0; k < chunks; ++k) EXPECT_EQ(chunkCalls[k].load(), 1) << "chunk " << k;
+  }
+}
+
+TEST(ParallelRanges, SmallWorkIsOneChunkAndLargeWorkAtMostFourPerThread) {
+  EXPECT_EQ(ks::chunkCount(0, 100), 1u);
+  EXPECT_EQ(ks::chunkCount(199, 100), 1u);
+  EXPECT_EQ(ks::chunkCount(300, 100), std::min<std::size_t>(3, 4 * std::max(1u, std::thread::hardware_concurrency())));
+  EXPECT_EQ(ks::chunkCount(std::size_t{1} << 40, 1), 4 * std::max<std::size_t>(1, std::thread::hardware_concurrency()));
 }

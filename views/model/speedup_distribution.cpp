@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 #include <tuple>
 
 #include "core/formats/parallel_for.h"
@@ -16,40 +15,35 @@ namespace ks {
 SpeedupDistribution::SpeedupDistribution(const LoadedRun& run, const std::string& baseline,
                                          const MeasuredHistory* history) {
   // Rows in chunks on every core (a million rows: each chunk's points, then joined in row order), each
-  // chunk with its own counts; chunks of at least 16 384 rows, so a small run stays on this thread.
+  // chunk with its own counts; a small run stays on this thread (kMinChunkRows).
   struct Chunk {
     std::vector<Point> points;
     int unplottable = 0, caughtHacks = 0, fallbackTimed = 0;
   };
   const auto rows = static_cast<std::size_t>(std::max(run.rowCount(), 0));
-  std::vector<Chunk> chunks(
-      std::clamp<std::size_t>(rows / 16384, 1, 4 * std::max(1u, std::thread::hardware_concurrency())));
-  const std::size_t per = (rows + chunks.size() - 1) / chunks.size();
-  parallelFor(
-      chunks.size(),
-      [&](std::size_t k) {
-        Chunk& chunk = chunks[k];
-        for (std::size_t i = k * per; i < std::min(rows, (k + 1) * per); ++i) {
-          const int r = static_cast<int>(i);
-          const Candidate* c = run.candidate(r);
-          if (!c) continue;
-          const auto s = c->speedup(baseline);
-          if (!s) continue;
-          if (!std::isfinite(*s) || *s <= 0) {
-            ++chunk.unplottable;
-            continue;
-          }
-          // The trust rule, where something could speak against the number (a flag, a re-run).
-          const bool judged = !run.flags(r).empty() || (history && history->latestOfRecorded(r));
-          const SpeedupTrust trust = judged ? speedupTrust(run, history, r) : SpeedupTrust{};
-          chunk.points.push_back({*s, r, run.task(r).level, trust.hack, trust.fellBack});
-          if (trust.hack)
-            ++chunk.caughtHacks;
-          else if (trust.fellBack)
-            ++chunk.fallbackTimed;
-        }
-      },
-      /*batch=*/1);
+  std::vector<Chunk> chunks(chunkCount(rows, kMinChunkRows));
+  parallelRanges(rows, chunks.size(), [&](std::size_t k, std::size_t first, std::size_t last) {
+    Chunk& chunk = chunks[k];
+    for (std::size_t i = first; i < last; ++i) {
+      const int r = static_cast<int>(i);
+      const Candidate* c = run.candidate(r);
+      if (!c) continue;
+      const auto s = c->speedup(baseline);
+      if (!s) continue;
+      if (!std::isfinite(*s) || *s <= 0) {
+        ++chunk.unplottable;
+        continue;
+      }
+      // The trust rule, where something could speak against the number (a flag, a re-run).
+      const bool judged = !run.flags(r).empty() || (history && history->latestOfRecorded(r));
+      const SpeedupTrust trust = judged ? speedupTrust(run, history, r) : SpeedupTrust{};
+      chunk.points.push_back({*s, r, run.task(r).level, trust.hack, trust.fellBack});
+      if (trust.hack)
+        ++chunk.caughtHacks;
+      else if (trust.fellBack)
+        ++chunk.fallbackTimed;
+    }
+  });
   std::size_t total = 0;
   for (const Chunk& chunk : chunks) total += chunk.points.size();
   m_points.reserve(total);

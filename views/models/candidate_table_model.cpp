@@ -11,7 +11,6 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
-#include <thread>
 
 #include "core/flags/flag_counts.h"
 #include "core/flags/flag_families.h"
@@ -76,18 +75,11 @@ void CandidateTableModel::setRun(std::shared_ptr<const LoadedRun> run) {
     m_speedups.assign(static_cast<std::size_t>(rows) * m_baselines.size(),
                       std::numeric_limits<double>::quiet_NaN());
     // Rows are independent (each writes its own values and speedups): a million of them in chunks on every
-    // core, half the wall time of one loop on the 2-core machine; chunks of at least 16 384 rows, so that a
-    // small run is filled on this thread without starting another.
-    const std::size_t chunks = std::clamp<std::size_t>(static_cast<std::size_t>(rows) / 16384, 1,
-                                                       4 * std::max(1u, std::thread::hardware_concurrency()));
-    const std::size_t per = (static_cast<std::size_t>(rows) + chunks - 1) / chunks;
-    parallelFor(
-        chunks,
-        [&](std::size_t chunk) {
-          fillRows(static_cast<int>(std::min(chunk * per, static_cast<std::size_t>(rows))),
-                   static_cast<int>(std::min((chunk + 1) * per, static_cast<std::size_t>(rows))));
-        },
-        /*batch=*/1);
+    // core, half the wall time of one loop on the 2-core machine; a small run stays on this thread.
+    parallelRanges(static_cast<std::size_t>(rows), chunkCount(static_cast<std::size_t>(rows), kMinChunkRows),
+                   [this](std::size_t, std::size_t first, std::size_t last) {
+                     fillRows(static_cast<int>(first), static_cast<int>(last));
+                   });
   }
   m_runtime = readRuntimeMarks();
   computeFlagValues();
