@@ -9,6 +9,12 @@ PASSES times with GPU 1 idle ("alone"), then PASSES times while `kscope batch LO
 entries on GPU 1 ("busy"): the same candidate, the same seeds, so the same inputs, both ways. Each pass is
 one line of --out: phase, pass, the load batch's state (running?, lines it had written), and the result's
 timing (medians, speedup, trial CV) or the error. Standard library only.
+
+With --load-kind gemm the neighbour is heavy instead: a process on GPU 1 multiplies two 8192x8192 bf16
+matrices back to back (the GPU at full power, as a training job keeps it). It is started once and paused
+(SIGSTOP) and resumed (SIGCONT) between passes, so the passes alternate alone, busy, alone, busy, ... and a
+drift of the machine over the minutes (clocks, temperature) falls on both phases alike. Each busy pass
+records how many multiplications the neighbour finished during it.
 """
 import argparse
 import json
@@ -17,6 +23,30 @@ import signal
 import subprocess
 import sys
 import time
+
+# The heavy neighbour: bf16 GEMMs on the one GPU it sees, 20 per synchronize (so a SIGSTOP drains its queue in
+# tens of milliseconds), its count of finished GEMMs rewritten to COUNT_FILE after each group.
+GEMM_LOAD = r"""
+import sys, torch
+a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+b = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+done = 0
+while True:
+    for _ in range(20):
+        c = a @ b
+    torch.cuda.synchronize()
+    done += 20
+    with open(sys.argv[1], "w") as f:
+        f.write(str(done))
+"""
+
+
+def read_count(path):
+    try:
+        with open(path) as f:
+            return int(f.read().strip() or 0)
+    except (OSError, ValueError):
+        return 0
 
 
 def lines_in(path):
@@ -73,6 +103,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--device", default="cuda")
     ap.add_argument("--passes", type=int, default=5)
+    ap.add_argument("--load-kind", choices=("batch", "gemm"), default="batch",
+                    help="batch: `kscope batch --load` on GPU 1 (default); gemm: back-to-back bf16 GEMMs on GPU 1")
     a = ap.parse_args()
     os.makedirs(a.state, exist_ok=True)
     with open(a.requests) as f:
@@ -98,6 +130,8 @@ def main():
               f"{ref.get('median_ms')} ms, {row['seconds']} s{'; load ' + json.dumps(row['load']) if 'load' in row else ''}"
               f"{'; error ' + row['error'] if 'error' in row else ''}", flush=True)
 
+    if a.load_kind == "gemm":
+        return gemm_neighbour(a, runner, out, one)
     try:
         one("warm-up", 0)
         for n in range(1, a.passes + 1):
@@ -118,6 +152,43 @@ def main():
                 load.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 load.kill()
+        runner.close()
+        out.close()
+    return 0
+
+
+def gemm_neighbour(a, runner, out, one):
+    """Alone and busy passes alternate; the GEMM process is paused (SIGSTOP) for the alone ones."""
+    count_file = os.path.join(a.state, "gemm.count")
+    load = subprocess.Popen([sys.executable, "-c", GEMM_LOAD, count_file],
+                            env=dict(os.environ, CUDA_VISIBLE_DEVICES="1"))
+    try:
+        t0 = time.monotonic()
+        while read_count(count_file) < 200 and load.poll() is None and time.monotonic() - t0 < 120:
+            time.sleep(0.2)
+        print(f"GEMM neighbour on GPU 1: {read_count(count_file)} GEMMs after {time.monotonic() - t0:.1f} s",
+              flush=True)
+        load.send_signal(signal.SIGSTOP)
+        time.sleep(1)
+        one("warm-up", 0)
+        for n in range(1, a.passes + 1):
+            one("alone", n)
+            load.send_signal(signal.SIGCONT)
+            time.sleep(2)  # the neighbour back at full power before the pass starts
+            before, t1 = read_count(count_file), time.monotonic()
+            one("busy", n)
+            done, seconds = read_count(count_file) - before, time.monotonic() - t1
+            load.send_signal(signal.SIGSTOP)
+            tflops = done * 2 * 8192 ** 3 / seconds / 1e12 if seconds > 0 else 0
+            print(f"  neighbour during busy {n}: {done} GEMMs in {seconds:.1f} s, {tflops:.0f} TFLOP/s", flush=True)
+            out.write(json.dumps({"phase": "neighbour", "pass": n, "gemms": done, "seconds": round(seconds, 2),
+                                  "tflops": round(tflops)}) + "\n")
+            out.flush()
+            time.sleep(1)
+    finally:
+        load.send_signal(signal.SIGCONT)
+        load.kill()
+        load.wait()
         runner.close()
         out.close()
     return 0

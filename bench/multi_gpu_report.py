@@ -4,8 +4,10 @@
     python3 bench/multi_gpu_report.py --state DIR --subset subset.jsonl
 
 DIR holds what the script's stages left: one.jsonl / all.jsonl (`kscope batch --gpus 0` and `--gpus all`
-over the subset; shared.jsonl: the default one-GPU batch, --timing-jobs 4), their .wall files (seconds, whole command), neighbour.jsonl (bench/multi_gpu_neighbour.py)
-and smi.csv (nvidia-smi samples during the neighbour test). Prints markdown. Standard library only.
+over the subset; shared.jsonl: the default one-GPU batch, --timing-jobs 4; all-shared.jsonl: --gpus all
+--timing-jobs 4; prebuild: the build stage alone), their .wall files (seconds, whole command),
+neighbour.jsonl and neighbour-gemm.jsonl (bench/multi_gpu_neighbour.py) and smi-<stage>.csv (nvidia-smi
+samples during each neighbour test). Prints markdown. Standard library only.
 
 Definitions:
   scaling efficiency   wall(one GPU) / (GPUs x wall(all GPUs)); 100 % is perfect scaling
@@ -66,6 +68,78 @@ def fmt(x, digits=3):
     return "—" if x is None else f"{x:.{digits}f}"
 
 
+def smi_samples(path):
+    """nvidia-smi's CSV samples per GPU index: {index: {"util": [...], "power": [...], "clock": [...]}}."""
+    per_gpu = {}
+    if not os.path.exists(path):
+        return per_gpu
+    with open(path) as f:
+        for line in f:
+            parts = [p.strip() for p in line.split(",")]
+            if len(parts) < 5 or not parts[2].endswith("%"):
+                continue
+            try:
+                sample = per_gpu.setdefault(parts[1], {"util": [], "power": [], "clock": []})
+                sample["util"].append(float(parts[2].rstrip(" %")))
+                sample["power"].append(float(parts[3].split()[0]))
+                sample["clock"].append(float(parts[4].split()[0]))
+            except (ValueError, IndexError):
+                continue
+    return per_gpu
+
+
+def neighbour_section(state, stage, label):
+    """The neighbour test of one stage (bench/multi_gpu_neighbour.py's lines and nvidia-smi's samples)."""
+    path = os.path.join(state, stage + ".jsonl")
+    if not os.path.exists(path):
+        return
+    with open(path) as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    passes = [r for r in rows if r["phase"] in ("warm-up", "alone", "busy")]
+    load = [r for r in rows if r["phase"] == "neighbour"]
+    timed = {p: [r for r in passes if r["phase"] == p and r.get("speedup")] for p in ("alone", "busy")}
+    print(f"\n## Neighbour test: {label} (`{stage}`)\n")
+    if timed["alone"] and timed["busy"]:
+        def med(phase, key):
+            return statistics.median(r["speedup"] if key == "speedup" else r[key]["median_ms"] for r in timed[phase])
+        parts = []
+        for key in ("candidate", "reference", "speedup"):
+            alone, busy = med("alone", key), med("busy", key)
+            parts.append(f"{key} {alone:.4g} alone, {busy:.4g} busy ({100 * (busy / alone - 1):+.1f} %)")
+        print(f"- {len(timed['alone'])} passes alone, {len(timed['busy'])} with {label}: " + "; ".join(parts))
+        for key in ("candidate", "speedup"):
+            for phase in ("alone", "busy"):
+                vals = [r["speedup"] if key == "speedup" else r[key]["median_ms"] for r in timed[phase]]
+                print(f"  - {key} {phase}: {min(vals):.4g} to {max(vals):.4g} over the passes")
+    if load:
+        print(f"- the neighbour during the busy passes: " +
+              ", ".join(f"{r['tflops']} TFLOP/s ({r['gemms']} GEMMs in {r['seconds']} s)" for r in load))
+    smi = smi_samples(os.path.join(state, f"smi-{stage}.csv"))
+    if not smi and stage == "neighbour":
+        smi = smi_samples(os.path.join(state, "smi.csv"))  # the name before neighbour-gemm existed
+    for gpu, s in sorted(smi.items()):
+        print(f"- GPU {gpu} during the test (nvidia-smi, 0.5 s samples, {len(s['util'])}): utilization median "
+              f"{statistics.median(s['util']):.0f} % (max {max(s['util']):.0f}), power median "
+              f"{statistics.median(s['power']):.0f} W (max {max(s['power']):.0f}), SM clock median "
+              f"{statistics.median(s['clock']):.0f} MHz (min {min(s['clock']):.0f})")
+    print("\n| phase | pass | correct | reference ms | candidate ms | speedup | candidate CV | neighbour |")
+    print("|---|---|---|---|---|---|---|---|")
+    by_pass = {r["pass"]: r for r in load}
+    for r in passes:
+        if "load" in r:
+            text = f"batch {'running' if r['load']['running'] else 'ended'}, {r['load']['lines']} done"
+        elif r["phase"] == "busy" and r["pass"] in by_pass:
+            text = f"GEMMs at {by_pass[r['pass']]['tflops']} TFLOP/s"
+        else:
+            text = "—"
+        if "error" in r:
+            print(f"| {r['phase']} | {r['pass']} | error: {r['error'][:80]} | | | | | {text} |")
+            continue
+        print(f"| {r['phase']} | {r['pass']} | {'yes' if r.get('passed') else 'NO'} | "
+              f"{fmt(r['reference'].get('median_ms'), 4)} | {fmt(r['candidate'].get('median_ms'), 4)} | "
+              f"{fmt(r.get('speedup'))} | {fmt(r['candidate'].get('cv'))} | {text} |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--state", required=True)
@@ -78,7 +152,13 @@ def main():
     gpus = sorted({row.get("gpu", "?") for row in every.values()})
     print("# Per-GPU batch on a machine with several GPUs (issue 20)\n")
     print("## Summary\n")
-    print(f"- subset: {len(subset)} CUDA-L1 H100 entries (levels 1-2, no extension build)")
+    building = sum(1 for r in subset if any(w in (r.get("custom_code") or "") for w in ("load_inline", "cpp_extension", "load(")))
+    levels = sorted({r["level_id"] for r in subset})
+    print(f"- entries: {len(subset)} of the CUDA-L1 H100 release (levels {', '.join(map(str, levels))}; "
+          f"{building} build an extension)")
+    wp = wall(a.state, "prebuild")
+    if wp is not None:
+        print(f"- the build stage alone (`--build-only`, an empty build cache): {wp:.1f} s")
     if one or every:
         print(f"- `--gpus 0`: {len(one)} results in {fmt(w1, 1)} s; `--gpus all`: {len(every)} results on "
           f"{len(gpus)} GPU(s) ({', '.join(gpus)}) in {fmt(wn, 1)} s")
@@ -114,46 +194,8 @@ def main():
             line += (f"; speedup agreement (|ln ratio|, {len(ratios)} entries timed correct in both): "
                      f"median {statistics.median(ratios):.3f}, max {max(ratios):.3f}")
         print(line)
-    neighbour = []
-    path = os.path.join(a.state, "neighbour.jsonl")
-    if os.path.exists(path):
-        with open(path) as f:
-            neighbour = [json.loads(line) for line in f if line.strip()]
-    timed = {p: [r for r in neighbour if r["phase"] == p and r.get("speedup")] for p in ("alone", "busy")}
-    if timed["alone"] and timed["busy"]:
-        def med(phase, key):
-            vals = [r[key]["median_ms"] if key != "speedup" else r["speedup"] for r in timed[phase]]
-            return statistics.median(vals)
-        parts = []
-        for key, name in (("candidate", "candidate"), ("reference", "reference"), ("speedup", "speedup")):
-            alone, busy = med("alone", key), med("busy", key)
-            parts.append(f"{name} {alone:.4g} alone, {busy:.4g} busy ({100 * (busy / alone - 1):+.1f} %)")
-        print(f"- neighbour test ({len(timed['alone'])} passes alone, {len(timed['busy'])} with GPU 1 timing a "
-              f"batch): " + "; ".join(parts))
-    print("\n## Neighbour passes\n")
-    print("| phase | pass | correct | reference ms | candidate ms | speedup | candidate CV | load batch on GPU 1 |")
-    print("|---|---|---|---|---|---|---|---|")
-    for r in neighbour:
-        load = r.get("load")
-        load_text = "—" if not load else f"{'running' if load['running'] else 'ended'}, {load['lines']} done"
-        if "error" in r:
-            print(f"| {r['phase']} | {r['pass']} | error: {r['error'][:80]} | | | | | {load_text} |")
-            continue
-        print(f"| {r['phase']} | {r['pass']} | {'yes' if r.get('passed') else 'NO'} | "
-              f"{fmt(r['reference'].get('median_ms'), 4)} | {fmt(r['candidate'].get('median_ms'), 4)} | "
-              f"{fmt(r.get('speedup'))} | {fmt(r['candidate'].get('cv'))} | {load_text} |")
-    smi = os.path.join(a.state, "smi.csv")
-    if os.path.exists(smi):
-        util = {}
-        with open(smi) as f:
-            for line in f:
-                parts = [p.strip() for p in line.split(",")]
-                if len(parts) >= 3 and parts[2].endswith("%"):
-                    util.setdefault(parts[1], []).append(float(parts[2].rstrip(" %")))
-        if util:
-            print("\nGPU utilization during the neighbour test (nvidia-smi, 0.5 s samples): " +
-                  "; ".join(f"GPU {g}: median {statistics.median(v):.0f} %, {len(v)} samples"
-                            for g, v in sorted(util.items())))
+    for stage, label in (("neighbour", "GPU 1 timing a batch"), ("neighbour-gemm", "GPU 1 running bf16 GEMMs")):
+        neighbour_section(a.state, stage, label)
     print("\n## Per entry\n")
     present = [(n, r) for n, r in (("--gpus 0", one), ("--gpus all", every), ("--timing-jobs 4", shared),
                                     ("--gpus all --timing-jobs 4", both)) if r]

@@ -11,8 +11,12 @@
 #   all        the same subset with `--gpus all` (one timing runner per GPU)
 #   shared     the subset as a one-GPU batch runs by default: 4 runners on GPU 0, checks side by side
 #   all-shared the subset with `--gpus all --timing-jobs 4` (4 runners on each GPU, as `shared` on one)
+#   prebuild   `kscope batch --build-only` over the subset: every extension into the build cache, so that
+#              the timed batches after it all find them built (the whole release: SUBSET_COUNT=all)
 #   neighbour  one runner on GPU 0 evaluates NEIGHBOUR_TASK 5 times alone, then 5 times while
 #              `kscope batch --gpus 1` times the subset on GPU 1 (nvidia-smi samples both GPUs' load)
+#   neighbour-gemm  the same candidate, 5 passes alone and 5 beside a heavy neighbour (back-to-back bf16
+#              GEMMs on GPU 1, paused between passes: alone and busy alternate)
 #   report     bench/multi_gpu_report.py: the table of docs/multi-gpu.md
 #
 #   here, once:   bash bench/gpu/multi-gpu-batch.sh prepare   (fills .deps, writes the subset)
@@ -20,7 +24,8 @@
 #
 # The subset: SUBSET_COUNT (default 32) entries of the CUDA-L1 H100 release, levels 1-2, programs that build
 # no extension (a cold build stage would cost minutes of the device budget and time nothing), spread evenly
-# over the task ids; bench/multi_gpu_subset.py writes it. The stages share GPU_TOTAL_S (default 420 s).
+# over the task ids; bench/multi_gpu_subset.py writes it. SUBSET_COUNT=all: the whole release (then run
+# `prebuild` before the timed stages). The stages share GPU_TOTAL_S (default 420 s).
 # Everything lands in $OUT: the batch outputs gzipped, the logs, the report.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,8 +44,10 @@ if [[ ${1:-} == prepare ]]; then
   set -e
   [[ -f .deps/include/sqlite3.h ]] || bash ../shared/gpu/carry-deps.sh
   mkdir -p "$data_dir"
+  count=${SUBSET_COUNT:-32}
+  if [[ $count == all ]]; then size=(--whole); else size=(--count "$count"); fi
   python3 bench/multi_gpu_subset.py ../shared/datasets/cuda-l1/h100.jsonl "$data_dir" \
-    --count "${SUBSET_COUNT:-32}" --neighbour "${NEIGHBOUR_TASK:-1/60}"
+    "${size[@]}" --neighbour "${NEIGHBOUR_TASK:-1/60}"
   du -sh .deps
   exit 0
 fi
@@ -110,15 +117,21 @@ for stage in "${stages[@]}"; do
   all-shared)  # every GPU the way `shared` uses one: 4 runners on each
     batch all-shared "$data_dir/subset.jsonl" --gpus "$(gpus_all)" --timing-jobs 4
     ;;
-  neighbour)
-    ((($(left)) > 60)) || { log "no time left for neighbour"; continue; }
+  prebuild)
+    batch prebuild "$data_dir/subset.jsonl" --build-only
+    ;;
+  neighbour | neighbour-gemm)
+    ((($(left)) > 60)) || { log "no time left for $stage"; continue; }
+    kind=batch
+    [[ $stage == neighbour-gemm ]] && kind=gemm
     nvidia-smi --query-gpu=timestamp,index,utilization.gpu,power.draw,clocks.sm,temperature.gpu \
-      --format=csv,noheader -lms 500 > "$state/smi.csv" 2>&1 &
+      --format=csv,noheader -lms 500 > "$state/smi-$stage.csv" 2>&1 &
     smi=$!
-    mkdir -p "$state/neighbour"
+    mkdir -p "$state/$stage"
+    log "$stage: neighbour kind $kind"
     timeout "$(($(left) - 10))" python3 bench/multi_gpu_neighbour.py --runner "$build/bin/kscope-runner" \
       --kscope "$build/bin/kscope" --requests "$data_dir/neighbour.jsonl" --load "$data_dir/subset.jsonl" \
-      --device "$device" --state "$state/neighbour" --out "$state/neighbour.jsonl" 2>&1 |
+      --device "$device" --state "$state/$stage" --out "$state/$stage.jsonl" --load-kind "$kind" 2>&1 |
       tee -a "$OUT/session.log"
     kill "$smi" 2> /dev/null
     ;;
@@ -132,5 +145,5 @@ for stage in "${stages[@]}"; do
   esac
 done
 # What comes back: at most 8 files (session.log, build.log, topology.txt, multi-gpu.md, report.err and this tar).
-tar -czf "$OUT/state.tar.gz" -C "$state" --exclude xdg --exclude neighbour . 2> /dev/null
+tar -czf "$OUT/state.tar.gz" -C "$state" --exclude xdg --exclude neighbour --exclude neighbour-gemm . 2> /dev/null
 log "done in $SECONDS s; $(ls "$OUT" | tr '\n' ' ')"
