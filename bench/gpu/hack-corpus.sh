@@ -21,6 +21,9 @@ OUT=${OUT:-$root/out/hack-corpus}
 mkdir -p "$OUT"
 build=$gpu_build_dir
 work=/tmp/kscope-hack-corpus
+# The runner's containment lets a request write only under its own scratch, the build cache and
+# KSCOPE_WRITABLE (docs/security.md); the corpus's scratch and cache folders live under $work.
+export KSCOPE_WRITABLE=$work
 log() { echo "== $(date +%T) $*" | tee -a "$OUT/hack-corpus.log"; }
 if [[ ! -d .deps ]]; then
   echo "run 'bash bench/gpu/engine-check.sh prepare' here first (it fills .deps/)"

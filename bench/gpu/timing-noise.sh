@@ -22,5 +22,6 @@ if [[ ! -x $gpu_build_dir/bin/kscope-runner ]]; then
   gpu_build $((total - 200)) "$OUT/build.log" kscope-runner || { tail -30 "$OUT/build.log"; exit 1; }
   echo "build: $SECONDS s" | tee -a "$OUT/noise.txt"
 fi
-python3 "$root/bench/gpu/timing_noise.py" "$gpu_build_dir/bin/kscope-runner" "$data" /tmp/kscope-noise/cache \
+# Containment lets the runner write only its scratch, the default build cache and KSCOPE_WRITABLE.
+KSCOPE_WRITABLE=/tmp/kscope-noise python3 "$root/bench/gpu/timing_noise.py" "$gpu_build_dir/bin/kscope-runner" "$data" /tmp/kscope-noise/cache \
   "$OUT" $((total - SECONDS - 10)) "${conditions[@]}" 2>&1 | tee -a "$OUT/noise.txt"
