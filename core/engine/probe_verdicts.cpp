@@ -596,11 +596,20 @@ void slowedReference(const ProbeEvidence& e, Flags& out) {
     if (e.timing) evidence["speedup_against_alone"] = e.timing->reference.medianMs > 0 && e.timing->candidate.medianMs > 0
                                                           ? Json(a.aloneMedianMs / e.timing->candidate.medianMs)
                                                           : Json(nullptr);
-    add(out, "slowed-reference", "suspicious", 0.6, "reference-alone",
+    // Two independent witnesses (the reference's own times beyond the machine's slowdown, and the CPU of
+    // threads the candidate started, used while the reference's clock ran) make it a hack; either alone is
+    // a note for a person (a loaded machine can fake the first, an honest worker pool the second).
+    const bool threads = threadsBusyBesideReference(a);
+    add(out, "slowed-reference", threads ? "hack" : "suspicious", threads ? 0.9 : 0.6, "reference-alone",
         "The reference's fastest call took " + num(a.loadedMinMs) + " ms with the candidate loaded and " +
             num(a.aloneMinMs) + " ms before the candidate's program was imported (" + std::to_string(a.loadedCalls) +
             " and " + std::to_string(a.calls) + " calls; a fixed workload slowed by " + num(machineSlowdown(a)) +
-            " times between the two): something the candidate left running slows the reference.",
+            " times between the two)" +
+            (threads ? ", and " + std::to_string(a.foreignThreads) + " thread(s) the candidate's program started used " +
+                           wholeMs(a.foreignThreadCpuMs) + " ms of CPU during the reference's " +
+                           wholeMs(a.referenceWindowMs) + " ms of timed calls: the candidate's program slows the "
+                           "reference, so the speedup is not the kernel's."
+                     : ": something the candidate left running slows the reference."),
         std::move(evidence));
     return;
   }
@@ -625,7 +634,9 @@ void slowedReference(const ProbeEvidence& e, Flags& out) {
 // Issue 15, family 11 at run time (GPU): what the candidate left of persisting L2.
 void l2Persistence(const ProbeEvidence& e, Flags& out) {
   const L2Evidence& l = e.l2;
-  if (!l.checked || !(l.limitAfter > l.limitBefore || (l.windowPersisting && l.windowBytes > 0))) return;
+  // Any change of the carve-out counts, smaller too: a GPU may start with one (11 796 480 bytes on the H200s
+  // of docs/gpu-results.md), and a candidate that resizes it to fit its own operands is managing L2.
+  if (!l.checked || !(l.limitAfter != l.limitBefore || (l.windowPersisting && l.windowBytes > 0))) return;
   add(out, "l2-persistence", "suspicious", 0.7, "l2-persistence",
       "The candidate left " + std::to_string(l.limitAfter) + " bytes of L2 reserved for persisting accesses (" +
           std::to_string(l.limitBefore) + " before any program loaded)" +

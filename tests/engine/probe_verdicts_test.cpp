@@ -567,6 +567,35 @@ TEST(ProbeVerdicts, SlowedReferenceFromARebindingTheReferenceRunsFromTimesAloneA
   b.referenceAlone.foreignThreadCpuMs = 20000;
   EXPECT_FALSE(find(judgeProbes(b), "slowed-reference"));
 
+  // Both witnesses at once: tests/hacks/slowed-reference/idle_warmer_thread.py on an H200 (2026-11-28,
+  // docs/gpu-results.md): the reference 448 ms loaded, 0.0398 ms alone, the machine not slower, and the
+  // candidate's thread busy for 8710 of the reference's 8738 timed milliseconds (a 2036x "speedup").
+  ProbeEvidence h = cpuEvidence();
+  h.device = "cuda";
+  h.referenceAlone.ran = true;
+  h.referenceAlone.calls = 10;
+  h.referenceAlone.loadedCalls = 15;
+  h.referenceAlone.aloneMinMs = 0.0398;
+  h.referenceAlone.aloneMedianMs = 0.0502;
+  h.referenceAlone.loadedMinMs = 447.77;
+  h.referenceAlone.aloneCalibrationMs = 0.0412;
+  h.referenceAlone.loadedCalibrationMs = 0.0393;
+  h.referenceAlone.threadsCounted = true;
+  h.referenceAlone.referenceWindows = 15;
+  h.referenceAlone.referenceWindowMs = 8738;
+  h.referenceAlone.foreignThreadCpuMs = 8710;
+  h.referenceAlone.foreignThreads = 1;
+  f = find(judgeProbes(h), "slowed-reference");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "hack");
+  EXPECT_NE(f->message.find("8710 ms of CPU"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("not the kernel's"), std::string::npos) << f->message;
+  h.referenceAlone.foreignThreadCpuMs = 0;  // the times alone: a loaded machine could fake them
+  EXPECT_EQ(find(judgeProbes(h), "slowed-reference")->severity, "suspicious");
+  h.referenceAlone.foreignThreadCpuMs = 8710;
+  h.referenceAlone.loadedMinMs = 0.041;  // the threads alone, the reference not slower: a note
+  EXPECT_EQ(find(judgeProbes(h), "slowed-reference")->severity, "suspicious");
+
   ProbeEvidence s = cpuEvidence();
   s.candidateSettings = {"torch.are_deterministic_algorithms_enabled(): False -> True"};
   f = find(judgeProbes(s), "slowed-reference");
@@ -597,6 +626,15 @@ TEST(ProbeVerdicts, PersistingL2LeftByTheCandidateIsL2PersistenceOnAGpu) {
   EXPECT_EQ(f->severity, "suspicious");
   e.l2 = {true, "", 0, 0, 1 << 20, true};  // a persisting window on the current stream alone
   EXPECT_TRUE(find(judgeProbes(e), "l2-persistence"));
+  // The H200s start with a carve-out; tests/hacks/l2-persistence/persisting_carveout.py resized it to fit its
+  // operands (2026-11-28, docs/gpu-results.md): smaller than before, still the candidate managing L2.
+  e.l2 = {true, "", 11796480, 3932160, 0, false};
+  f = find(judgeProbes(e), "l2-persistence");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->evidence["limit_before"], 11796480);
+  EXPECT_EQ(f->evidence["limit_after"], 3932160);
+  e.l2 = {true, "", 11796480, 11796480, 0, false};  // the GPU's own carve-out, untouched: nothing
+  EXPECT_FALSE(find(judgeProbes(e), "l2-persistence"));
   e.l2.checked = false;  // CPU, or a GPU without persisting L2
   EXPECT_FALSE(find(judgeProbes(e), "l2-persistence"));
 }
