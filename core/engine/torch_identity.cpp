@@ -93,11 +93,35 @@ def trace(call):
     return seen
 
 
+def _torch_own_wrapper(now, original):
+    # torch wraps some of its functions itself on a lazy import: `import torch._dynamo` (which
+    # torch.compile, load_inline's users and many libraries trigger) runs
+    # `torch.manual_seed = torch._disable_dynamo(torch.manual_seed)`, and torch.compile's mutation guard
+    # replaces nn.Module.__init__ and __setstate__ with closures that call the originals. Such a wrapper holds
+    # the very original (functools.wraps' __wrapped__, or a closure cell) and its code is torch's own. Not
+    # reported; still put back (restore), so a forged one cannot slow the reference either.
+    import os
+    import torch
+    code = getattr(now, "__code__", None)
+    if code is None:
+        return False
+    cells = []
+    for cell in getattr(now, "__closure__", None) or ():
+        try:
+            cells.append(cell.cell_contents)
+        except ValueError:  # an empty cell
+            pass
+    if getattr(now, "__wrapped__", None) is not original and not any(c is original for c in cells):
+        return False
+    package = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+    return os.path.abspath(code.co_filename).startswith(package)
+
+
 def replaced(entries, called):
     out = []
     for name, owner, attribute, original, own in entries:
         now = _resolve(owner, attribute)
-        if now is original:
+        if now is original or _torch_own_wrapper(now, original):
             continue
         runs = False
         if called is not None:
