@@ -782,6 +782,9 @@ at::Tensor mixedRows(const at::Tensor& t) {
   return out;
 }
 
+// At least this share of the inputs' values exactly zero and made nonzero by a transform: structure, not a draw.
+constexpr double kStructuralZeroShare = 0.01;
+
 constexpr Distribution kDistributionList[kDistributions] = {{"scaled x3", scaledBy3},
                                                             {"shifted +1.5", shifted},
                                                             {"integer-valued (round(2x))", integerValued},
@@ -869,14 +872,25 @@ void RuntimeProbes::distributionProbe(Calls& calls, const ModelArgs& first) {
     attempt(note, [&] {
       ModelArgs args = cloneArgs(first);
       bool changed = false;
+      std::int64_t filled = 0, values = 0;  // exact zeros of the task's inputs the transform made nonzero
       for (ModelArg& a : args)
         if (a.tensor.defined() && a.tensor.is_floating_point()) {
           at::Tensor next = d.transform(a.tensor);
           changed = changed || bitwiseDifferences(next, a.tensor) > 0;
+          filled += at::logical_and(a.tensor == 0, next != 0).sum().item<std::int64_t>();
+          values += a.tensor.numel();
           a.tensor = next.contiguous();
         }
       if (!changed) {
         found.message = "the transform leaves these inputs unchanged";
+        return;
+      }
+      // Inputs whose zeros are structure the task promises (a triangle, a mask, padding): a transform that
+      // fills them asks for another problem, and a candidate that uses the promise is right to fail it.
+      if (values > 0 && static_cast<double>(filled) >= kStructuralZeroShare * static_cast<double>(values)) {
+        found.message = "not run: it would fill " + std::to_string(filled) + " of the inputs' " +
+                        std::to_string(values) + " values that get_inputs() leaves exactly zero (structure the task "
+                        "promises, such as a triangle or a mask)";
         return;
       }
       const std::vector<at::Tensor> reference = calls.reference(args).first;
