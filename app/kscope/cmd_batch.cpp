@@ -535,11 +535,18 @@ int runBatch(BatchOptions& o) {
   Sinks sinks;
   if (!openSinks(o, sinks)) return kExitFailure;
 
-  const supervisor::ChosenMemoryLimit memory =
-      supervisor::chooseMemoryLimit(o.memoryLimitMiB,
-                                    std::max({o.jobs, o.timingJobs * std::max(1, int(o.gpuIds.size()))}));
-  std::cerr << "kscope batch: memory limit per runner " << memory.why << "\n";
+  // The stages never overlap (timing starts when every build has ended), so each shares the machine's
+  // memory among its own runners: --jobs while building, --timing-jobs on each GPU while evaluating. (One
+  // limit for both, divided by --jobs, stopped level-3 models at 6 GiB on a 256 GiB machine with 32 cores
+  // and 8 evaluating runners: CUDA-L1 L2/34 and L3/6 on the two H200s, docs/multi-gpu.md.)
+  const int evaluating = o.timingJobs * std::max(1, int(o.gpuIds.size()));
+  const supervisor::ChosenMemoryLimit memory = supervisor::chooseMemoryLimit(o.memoryLimitMiB, evaluating);
+  const supervisor::ChosenMemoryLimit buildMemory = supervisor::chooseMemoryLimit(o.memoryLimitMiB, o.jobs);
+  std::cerr << "kscope batch: memory limit per runner " << memory.why;
+  if (buildMemory.bytes != memory.bytes) std::cerr << "; while building: " << buildMemory.why;
+  std::cerr << "\n";
   auto supervisorOptions = supervisor::clientSupervisorOptions(runner.path, o.device, memory.bytes);
+  const auto buildOptions = supervisor::clientSupervisorOptions(runner.path, o.device, buildMemory.bytes);
   // Never started: the stages run their own runners (runner_pool.h) and cancel them on an interrupt; this
   // one gives InterruptCancel something to hold while it catches SIGINT and SIGTERM.
   supervisor::RunnerSupervisor idle(supervisorOptions);
@@ -548,7 +555,7 @@ int runBatch(BatchOptions& o) {
       runs::evaluateOptions({.device = o.device, .trials = o.trials, .seeds = o.seeds, .arch = o.arch});
 
   const std::vector<PrebuildOutcome> prebuilt =
-      prebuildStage(todo, o, supervisorOptions, options, interrupts);
+      prebuildStage(todo, o, buildOptions, options, interrupts);
   if (interrupts.interrupted()) {
     std::cerr << "kscope batch: interrupted while building; run the same command again to resume\n";
     return kExitFailure;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/supervisor/supervisor_options.h"
 #include "tests/cli/cli_test_support.h"
 
 namespace {
@@ -374,7 +375,7 @@ TEST_F(KscopeRunCli, BatchWithTimingJobsRunsEntriesSideBySideUnderTheGpuShareLoc
         {{"good", program("ModelNew", "torch.clamp_min(x, 0.0)")}, {"same", program("ModelNew", "torch.relu(x)")}}},
        {1, 2, program("Model", "x * 2.0"), {{"bad", program("ModelNew", "x * 3.0")}}}});
   const fs::path out = dir_ / "results.jsonl";
-  const Result r = kscopeHere("batch " + quoted(run) + " --device cpu --trials 3 --seeds 2 --timing-jobs 2 --out " +
+  const Result r = kscopeHere("batch " + quoted(run) + " --device cpu --trials 3 --seeds 2 --timing-jobs 2 --jobs 8 --out " +
                               quoted(out) + " --no-store");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const std::vector<json> lines = jsonLines(out);
@@ -392,6 +393,14 @@ TEST_F(KscopeRunCli, BatchWithTimingJobsRunsEntriesSideBySideUnderTheGpuShareLoc
     EXPECT_GE(share["exclusive_wait_s"].get<double>(), 0) << id;
   }
   EXPECT_NE(r.err.find("[3/3]"), std::string::npos) << r.err;
+  // The evaluating runners share the machine's memory two ways (not --jobs ways: the build stage's runners
+  // are done before they start).
+  EXPECT_NE(r.err.find("memory limit per runner "), std::string::npos) << r.err;
+  const std::string limit = r.err.substr(r.err.find("memory limit per runner "));
+  if (ks::supervisor::physicalMemoryBytes() / 4 * 3 / 2 > (std::uint64_t(2) << 30)) {  // else the 2 GiB floor
+    EXPECT_NE(limit.find("shared by 2 runners"), std::string::npos) << limit;
+    EXPECT_NE(limit.find("while building: "), std::string::npos) << limit;  // --jobs 8: their own share
+  }
 }
 
 // The build stage calls each compiling candidate once (extensions built in forward are built then); a first
