@@ -49,10 +49,22 @@ def speedup(row):
 
 
 def wall(state, name):
+    """Seconds of the whole command; with NAME-resume.wall (a second call that resumed a batch the first call's
+    budget cut: "resume rc 0 168.0 s 227 lines"), the sum of both parts."""
     try:
         with open(os.path.join(state, name + ".wall")) as f:
-            return float(f.read().strip())
+            first = float(f.read().strip())
     except (OSError, ValueError):
+        return None
+    resumed = resumed_part(state, name)
+    return first + resumed if resumed is not None else first
+
+
+def resumed_part(state, name):
+    try:
+        with open(os.path.join(state, name + "-resume.wall")) as f:
+            return float(f.read().split()[3])
+    except (OSError, ValueError, IndexError):
         return None
 
 
@@ -86,6 +98,33 @@ def smi_samples(path):
             except (ValueError, IndexError):
                 continue
     return per_gpu
+
+
+def gpu0_by_neighbour(path):
+    """GPU 0's samples while it was busy (utilization >= 50 %), split by whether GPU 1 was busy at the same
+    timestamp: {"idle": [(clock, power, temperature, gpu1 power)], "busy": [...]}."""
+    at = {}
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        for line in f:
+            parts = [p.strip() for p in line.split(",")]
+            if len(parts) >= 6 and parts[2].endswith("%"):
+                at.setdefault(parts[0], {})[parts[1]] = parts
+    out = {}
+    for sample in at.values():
+        if "0" not in sample or "1" not in sample:
+            continue
+        try:
+            g0, g1 = sample["0"], sample["1"]
+            if float(g0[2].rstrip(" %")) < 50:
+                continue
+            phase = "busy" if float(g1[2].rstrip(" %")) >= 50 else "idle"
+            out.setdefault(phase, []).append((float(g0[4].split()[0]), float(g0[3].split()[0]), float(g0[5]),
+                                              float(g1[3].split()[0])))
+        except (ValueError, IndexError):
+            continue
+    return out
 
 
 def neighbour_section(state, stage, label):
@@ -122,6 +161,12 @@ def neighbour_section(state, stage, label):
               f"{statistics.median(s['util']):.0f} % (max {max(s['util']):.0f}), power median "
               f"{statistics.median(s['power']):.0f} W (max {max(s['power']):.0f}), SM clock median "
               f"{statistics.median(s['clock']):.0f} MHz (min {min(s['clock']):.0f})")
+    split = gpu0_by_neighbour(os.path.join(state, f"smi-{stage}.csv"))
+    for phase, v in split.items():
+        print(f"- GPU 0 while timing (its utilization >= 50 %) with GPU 1 {phase}: {len(v)} samples, SM clock median "
+              f"{statistics.median(x[0] for x in v):.0f} MHz (min {min(x[0] for x in v):.0f}), power median "
+              f"{statistics.median(x[1] for x in v):.0f} W, temperature median {statistics.median(x[2] for x in v):.0f} C; "
+              f"GPU 1 power median {statistics.median(x[3] for x in v):.0f} W")
     print("\n| phase | pass | correct | reference ms | candidate ms | speedup | candidate CV | neighbour |")
     print("|---|---|---|---|---|---|---|---|")
     by_pass = {r["pass"]: r for r in load}
@@ -168,6 +213,11 @@ def main():
     if shared:
         print(f"- for comparison, the default one-GPU batch (`--timing-jobs 4`: four runners on GPU 0, checks side by "
               f"side, timing alone): {len(shared)} results in {fmt(ws, 1)} s")
+        part = resumed_part(a.state, "shared")
+        if part is not None:
+            print(f"  - in two parts: the first call's budget cut it after {fmt(ws - part, 1)} s and the same command "
+                  f"resumed it in the next call for {fmt(part, 1)} s (its runners' start-up and the build stage's "
+                  f"cache check counted twice)")
     both, wb = read_batch(os.path.join(a.state, "all-shared.jsonl")), wall(a.state, "all-shared")
     if both:
         on = sorted({row.get("gpu", "?") for row in both.values()})
