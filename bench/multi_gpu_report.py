@@ -22,18 +22,22 @@ import os
 import statistics
 
 
-def read_batch(path):
-    rows = {}
+def json_lines(path):
+    """The JSON objects of a JSON Lines file, skipping lines that do not parse; [] when there is no file."""
+    rows = []
     if not os.path.exists(path):
         return rows
     with open(path) as f:
         for line in f:
             try:
-                row = json.loads(line)
+                rows.append(json.loads(line))
             except json.JSONDecodeError:
                 continue
-            rows[row["task"]] = row
     return rows
+
+
+def read_batch(path):
+    return {row["task"]: row for row in json_lines(path)}
 
 
 def result(row):
@@ -129,11 +133,9 @@ def gpu0_by_neighbour(path):
 
 def neighbour_section(state, stage, label):
     """The neighbour test of one stage (bench/multi_gpu_neighbour.py's lines and nvidia-smi's samples)."""
-    path = os.path.join(state, stage + ".jsonl")
-    if not os.path.exists(path):
+    rows = json_lines(os.path.join(state, stage + ".jsonl"))
+    if not rows:
         return
-    with open(path) as f:
-        rows = [json.loads(line) for line in f if line.strip()]
     passes = [r for r in rows if r["phase"] in ("warm-up", "alone", "busy")]
     load = [r for r in rows if r["phase"] == "neighbour"]
     timed = {p: [r for r in passes if r["phase"] == p and r.get("speedup")] for p in ("alone", "busy")}
