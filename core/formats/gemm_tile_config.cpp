@@ -155,10 +155,106 @@ class Collector {
 // cuda_l2_kernel). A declaration of a tile is short; CUDA-L2's longest line is 448 characters.
 constexpr std::size_t kMaxScannedLine = 1024;
 
+// NAME = Int<V>{} | NAME = 123 (also in template defaults and comma-separated declarations). A hand scan that
+// finds the matches, with the captures, that std::sregex_iterator over the line found with
+//   \b([A-Za-z_]\w*)\s*=\s*(?:(?:cute::)?Int<\s*([^<>{}]+?)\s*>\s*(?:\{\s*\}|\(\s*\))|(\d+)\b)
+// Why by hand: that regex took most of the time of reading a kernel (70 % under the fuzzer), and libstdc++'s
+// std::regex recurses once per character a repetition takes.
+struct Assignment {
+  std::string_view name;
+  std::string_view value;  // the V of Int<V>, or the digits
+  std::size_t end = 0;     // just past the match
+};
+
+bool isWordChar(char c) {  // \w in the C locale
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool isNameStart(char c) {  // [A-Za-z_]
+  return isWordChar(c) && !(c >= '0' && c <= '9');
+}
+
+bool isSpaceChar(char c) {  // \s in the C locale
+  return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+std::size_t skipSpaces(std::string_view text, std::size_t at) {
+  while (at < text.size() && isSpaceChar(text[at])) ++at;
+  return at;
+}
+
+// `\s*(?:\{\s*\}|\(\s*\))` from `at`: the end, or npos.
+std::size_t emptyBracesEnd(std::string_view text, std::size_t at) {
+  at = skipSpaces(text, at);
+  if (at == text.size() || (text[at] != '{' && text[at] != '(')) return std::string_view::npos;
+  const char close = text[at] == '{' ? '}' : ')';
+  at = skipSpaces(text, at + 1);
+  return at < text.size() && text[at] == close ? at + 1 : std::string_view::npos;
+}
+
+// `(?:cute::)?Int<\s*([^<>{}]+?)\s*>\s*(?:\{\s*\}|\(\s*\))` at `at`. V runs to the first of <>{}, which must
+// be the '>'; the lazy V leaves the spaces before it outside, unless V is nothing but spaces: then
+// the \s* before it gives its last space back (`Int< >{}` reads " ").
+bool intAt(std::string_view text, std::size_t at, Assignment& found) {
+  if (text.substr(at).starts_with("cute::")) at += 6;
+  if (!text.substr(at).starts_with("Int<")) return false;
+  const std::size_t open = at + 4, close = text.find_first_of("<>{}", open);
+  if (close == std::string_view::npos || text[close] != '>') return false;
+  const std::size_t end = emptyBracesEnd(text, close + 1);
+  if (end == std::string_view::npos) return false;
+  std::size_t first = skipSpaces(text, open), last = close;
+  while (last > first && isSpaceChar(text[last - 1])) --last;
+  if (first == last) {
+    if (open == close) return false;  // `Int<>`: V takes one character at least
+    first = close - 1;
+    last = close;
+  }
+  found.value = text.substr(first, last - first);
+  found.end = end;
+  return true;
+}
+
+// `(\d+)\b` at `at`.
+bool digitsAt(std::string_view text, std::size_t at, Assignment& found) {
+  std::size_t end = at;
+  while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+  if (end == at || (end < text.size() && isWordChar(text[end]))) return false;
+  found.value = text.substr(at, end - at);
+  found.end = end;
+  return true;
+}
+
+// The assignment whose name starts at `at` (a word starts there), or nullopt.
+std::optional<Assignment> assignmentAt(std::string_view text, std::size_t at) {
+  Assignment found;
+  std::size_t i = at + 1;
+  while (i < text.size() && isWordChar(text[i])) ++i;
+  found.name = text.substr(at, i - at);
+  i = skipSpaces(text, i);
+  if (i == text.size() || text[i] != '=') return std::nullopt;
+  i = skipSpaces(text, i + 1);
+  if (intAt(text, i, found) || digitsAt(text, i, found)) return found;
+  return std::nullopt;
+}
+
+// Every assignment in `text`, left to right, each search going on where the last match ended.
+std::vector<Assignment> assignments(std::string_view text) {
+  std::vector<Assignment> found;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const bool nameStarts = (at == 0 || !isWordChar(text[at - 1])) && isNameStart(text[at]);  // \b[A-Za-z_]
+    const std::optional<Assignment> a = nameStarts ? assignmentAt(text, at) : std::nullopt;
+    if (!a) {
+      ++at;
+      continue;
+    }
+    found.push_back(*a);
+    at = a->end;
+  }
+  return found;
+}
+
 struct Patterns {
-  // NAME = Int<V>{} | NAME = 123 (also in template defaults and comma-separated declarations).
-  std::regex assignment{
-      R"(\b([A-Za-z_]\w*)\s*=\s*(?:(?:cute::)?Int<\s*([^<>{}]+?)\s*>\s*(?:\{\s*\}|\(\s*\))|(\d+)\b))"};
   std::regex define{R"(^\s*#\s*define\s+(\w+)\s+\(?\s*(\d+)\s*\)?\s*$)"};
   std::regex shapeAlias{R"(\busing\s+(\w+)\s*=\s*(.*))"};
   std::regex dimCluster{R"(\bdim3\s+(\w*[Cc]luster\w*)\s*[({]([^)}]*)[)}])"};
@@ -189,10 +285,10 @@ void scanLine(const std::string& text, int line, Collector& out) {
   const Patterns& p = patterns();
   std::smatch m;
   if (contains(text, "=")) {
-    for (std::sregex_iterator it(text.begin(), text.end(), p.assignment), end; it != end; ++it) {
-      const std::string kind = classify((*it)[1].str());
+    for (const Assignment& a : assignments(text)) {
+      const std::string kind = classify(a.name);
       if (kind.empty()) continue;
-      out.add(kind, squeeze((*it)[2].matched ? (*it)[2].str() : (*it)[3].str()), (*it)[1].str(), line);
+      out.add(kind, squeeze(a.value), std::string(a.name), line);
     }
   }
   if (contains(text, "define") && std::regex_search(text, m, p.define)) {

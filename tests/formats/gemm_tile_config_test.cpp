@@ -69,6 +69,31 @@ TEST(GemmTileConfig, DeclarationStyles) {
   EXPECT_EQ(c.find("mma"), nullptr);
 }
 
+// `NAME = Int<V>{}` / `NAME = 123` is read by a hand scan that stands for a std::regex; each expected reading
+// here is what that regex gave.
+TEST(GemmTileConfig, AssignmentScanMatchesWhatTheRegexDid) {
+  const TileConfig c = parseGemmTileConfig(
+      "if (BM == 128) {}\n"                        // 1: a comparison
+      "constexpr int kBM = 128u;\n"                // 2: digits that run on into a word
+      "int BK=32, kStage = 4;\n"                   // 3
+      "auto BN = Int< 64 >{};\n"                   // 4
+      "auto BM = cute::Int<  2 * TM\t>( );\n"      // 5
+      "auto bK = Int< >{};\n"                      // 6: V is the one space the \\s* before it gives back
+      "auto BN = Int<96>;\n"                       // 7: no {} or ()
+      "auto BN = Int<Int<96>>{};\n"                // 8: V holds no <>{}
+      "auto BN = cute::cute::Int<96>{};\n"         // 9
+      "auto BM = Int<16>{}BN = 48;\n"              // 10: the next search starts where a match ended
+      "int BM = 24BN = 40;\n"                      // 11: no word boundary after 24, nor before BN
+      "template <int Stages=3, int kStage = 6>\n"  // 12
+      "int x = BM = 8, aBM = 9;\n");               // 13
+  EXPECT_EQ(describe(c),
+            "BK=32@3 stages=4@3 BN=64@4 BM=2*TM@5 BK=@6 BM=16@10 BN=48@10 stages=3@12 stages=6@12 BM=8@13");
+  EXPECT_EQ(c.all("stages")[0]->spelling, "kStage");
+  EXPECT_EQ(c.all("BK")[1]->spelling, "bK");
+  EXPECT_EQ(c.all("BN")[0]->number, 64);
+  EXPECT_FALSE(c.all("BM")[0]->number.has_value()) << "2*TM";
+}
+
 TEST(GemmTileConfig, GemmOutEntryIsTheLastVoidFunctionOfFourTensors) {
   EXPECT_EQ(gemmOutEntry("template <class T> __global__ void cuda_l2_h100_fp32_kernel(\n  T* a, T* b) {}\n"
                          "void helper(torch::Tensor a, torch::Tensor b) {}\n"
