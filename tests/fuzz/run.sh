@@ -7,7 +7,8 @@
 #                                           out-of-memory (CI)
 #   bash tests/fuzz/run.sh long N [JOBS] [SECONDS]  build, then each target to N executions on JOBS cores in
 #                                           all (default: every core; more cores than targets: several
-#                                           workers a target), or for at most SECONDS a target; a table
+#                                           workers a target, or as many as "TARGET:WORKERS" in
+#                                           KSCOPE_FUZZ_TARGETS asks), or for at most SECONDS a target; a table
 #   bash tests/fuzz/run.sh pack FILE.tar.gz build, then pack the binaries (bin/) and the seeds (seeds/) for
 #                                           another machine: KSCOPE_FUZZ_BIN=bin KSCOPE_FUZZ_SEEDS=seeds there
 # Both run modes print one row per target: executions, exec/s, wall time, crashes, corpus size, peak RSS.
@@ -24,6 +25,15 @@ cd "$repo"
 build=${KSCOPE_FUZZ_BUILD:-build-fuzz}
 targets=(${KSCOPE_FUZZ_TARGETS:-cuda_l1_jsonl run_jsonl load_any cuda_source cuda_l2_csv cuda_l2_kernel
   good_kernels_csv good_kernels_json kernelbench_task request_decoder event_decoder})
+# "run_jsonl:8" in KSCOPE_FUZZ_TARGETS: that target gets 8 workers instead of its even share of JOBS.
+declare -A asked_workers=()
+for i in "${!targets[@]}"; do
+  if [[ ${targets[i]} == *:* ]]; then
+    asked_workers[${targets[i]%%:*}]=${targets[i]#*:}
+    [[ ${targets[i]#*:} =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: ${targets[i]}: workers must be a number" >&2; exit 2; }
+    targets[i]=${targets[i]%%:*}
+  fi
+done
 mode=${1:-smoke}
 
 build_targets() {
@@ -82,17 +92,30 @@ fuzz_one() {
 # gets JOBS / targets workers, which split RUNS executions between them.
 run_all() {
   local jobs=$1 runs=$2; shift 2
-  local workers=$((jobs / ${#targets[@]}))
-  ((workers >= 1)) || workers=1
-  local limit=()
-  [ -n "$runs" ] && limit=(-runs=$(((runs + workers - 1) / workers)))
+  local share=$((jobs / ${#targets[@]}))
+  ((share >= 1)) || share=1
   mkdir -p "$work/rows" "$work/logs"
   rm -f "$work/rows"/*
   touch "$work/started"
-  echo "fuzz: ${#targets[@]} targets, $workers worker(s) each, $jobs at a time${runs:+, $runs executions each}"
+  local asked="" busy=0 t s workers limit
+  for t in "${!asked_workers[@]}"; do asked+=" $t:${asked_workers[$t]}"; done
+  echo "fuzz: ${#targets[@]} targets, $share worker(s) each${asked:+ (asked:$asked)}, $jobs at a time${runs:+, $runs executions each}"
+  declare -A started_workers=()
   for t in "${targets[@]}"; do
     [ -x "$bin/fuzz_$t" ] || { echo "fuzz: $bin/fuzz_$t missing" >&2; exit 2; }
-    while (($(jobs -rp | wc -l) * workers >= jobs)); do wait -n || true; done
+    workers=${asked_workers[$t]:-$share}
+    limit=()
+    [ -n "$runs" ] && limit=(-runs=$(((runs + workers - 1) / workers)))
+    # Start when the workers already running leave room (a target asking more than JOBS waits for an idle machine).
+    while ((busy > 0 && busy + workers > jobs)); do
+      wait -n || true
+      busy=0
+      for s in "${!started_workers[@]}"; do
+        if [ -e "$work/rows/$s" ]; then unset "started_workers[$s]"; else busy=$((busy + started_workers[$s])); fi
+      done
+    done
+    started_workers[$t]=$workers
+    busy=$((busy + workers))
     fuzz_one "$t" "$workers" "${limit[@]}" "$@" &
   done
   wait
