@@ -22,5 +22,10 @@ ctest --test-dir "$build" --output-on-failure -j2
 # Fuzz smoke run: its own clang build of the readers (build-fuzz), then each target for a few seconds; the
 # test list must bring clang and libFuzzer (the check reads that tree's configure cache).
 bash tests/fuzz/run.sh smoke
+# The pack that long runs on many-core machines use (docs/fuzzing.md): packed, unpacked and run a little.
+fuzz_work=${KSCOPE_FUZZ_BUILD:-build-fuzz}/fuzz-work
+KSCOPE_FUZZ_SEEDS=$fuzz_work/seeds bash tests/fuzz/run.sh pack "$fuzz_work/pack.tar.gz"
+bash tests/fuzz/run-pack.sh "$fuzz_work/pack.tar.gz" none "$fuzz_work/pack-run" 10 event_decoder:1:500 \
+  request_decoder:1:500
 bash packaging/check-deps.sh "${KSCOPE_FUZZ_BUILD:-build-fuzz}" --list packaging/debian-build-deps.txt \
   --list packaging/debian-test-deps.txt

@@ -149,7 +149,7 @@ case $mode in
     stage=$(mktemp -d)
     mkdir -p "$stage/bin"
     for t in "${targets[@]}"; do cp "$bin/fuzz_$t" "$stage/bin/"; done
-    bash "$here/seeds.sh" "$stage/seeds" >/dev/null
+    if [ -n "${KSCOPE_FUZZ_SEEDS:-}" ]; then cp -r "$KSCOPE_FUZZ_SEEDS" "$stage/seeds"; else bash "$here/seeds.sh" "$stage/seeds" >/dev/null; fi
     tar -C "$stage" -czf "$file" bin seeds
     rm -rf "$stage"
     echo "fuzz: packed ${#targets[@]} targets and their seeds into $file ($(du -h "$file" | cut -f1))"
