@@ -125,7 +125,8 @@ std::vector<std::string> precisionSettings(const ProbeEvidence& e) {
     const std::string after = arrow == std::string::npos ? "" : s.substr(arrow + 4);
     if (((s.find("allow_tf32") != std::string::npos || s.find("reduced_precision") != std::string::npos) &&
          after == "True") ||
-        (s.find("float32_matmul_precision") != std::string::npos && after != "'highest'"))
+        (s.find("float32_matmul_precision") != std::string::npos && after != "'highest'") ||
+        (s.find("fp32_precision") != std::string::npos && (after == "'tf32'" || after == "'bf16'")))
       out.push_back(s);
   }
   return out;
@@ -502,7 +503,8 @@ void nondeterminism(const ProbeEvidence& e, Flags& out) {
 // Issue 15, family 9: the two models' precision settings side by side.
 bool precisionSetting(const std::string& name) {
   return name.find("allow_tf32") != std::string::npos || name.find("reduced_precision") != std::string::npos ||
-         name.find("float32_matmul_precision") != std::string::npos;
+         name.find("float32_matmul_precision") != std::string::npos ||
+         name.find("fp32_precision") != std::string::npos;  // torch >= 2.9, per backend
 }
 
 void unfairBaseline(const ProbeEvidence& e, Flags& out) {
@@ -544,6 +546,8 @@ std::vector<std::string> slowingSettings(const ProbeEvidence& e) {
     } else if (name == "torch.backends.cudnn.benchmark" || name == "torch.backends.cudnn.enabled" ||
                name.find("allow_tf32") != std::string::npos) {
       slows = after == "False";
+    } else if (name.find("fp32_precision") != std::string::npos) {
+      slows = after == "'ieee'" && before != "'none'";  // TF32 or bf16 off ("none": as the level above)
     }
     if (slows) out.push_back(s);
   }

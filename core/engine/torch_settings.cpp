@@ -2,6 +2,7 @@
 
 #include <pybind11/eval.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace py = pybind11;
@@ -26,6 +27,19 @@ constexpr Setting kSettings[] = {
     {"torch.backends.cudnn.deterministic", "torch.backends.cudnn.deterministic = v"},
     {"torch.backends.cudnn.enabled", "torch.backends.cudnn.enabled = v"},
     {"torch.get_float32_matmul_precision()", "torch.set_float32_matmul_precision(v)"},
+    // torch >= 2.9 keeps the same switches per backend ("ieee", "tf32", "bf16", "none" = as the level
+    // above); the legacy ones above read and write them. Listed after them, the general before the
+    // particular, so that a restore ends with exactly the values it read. Older torch has none of these
+    // (reading one raises, and it is left out).
+    {"torch.backends.fp32_precision", "torch.backends.fp32_precision = v"},
+    {"torch.backends.cuda.matmul.fp32_precision", "torch.backends.cuda.matmul.fp32_precision = v"},
+    {"torch.backends.cudnn.fp32_precision", "torch.backends.cudnn.fp32_precision = v"},
+    {"torch.backends.cudnn.conv.fp32_precision", "torch.backends.cudnn.conv.fp32_precision = v"},
+    {"torch.backends.cudnn.rnn.fp32_precision", "torch.backends.cudnn.rnn.fp32_precision = v"},
+    {"torch.backends.mkldnn.fp32_precision", "torch.backends.mkldnn.fp32_precision = v"},
+    {"torch.backends.mkldnn.matmul.fp32_precision", "torch.backends.mkldnn.matmul.fp32_precision = v"},
+    {"torch.backends.mkldnn.conv.fp32_precision", "torch.backends.mkldnn.conv.fp32_precision = v"},
+    {"torch.backends.mkldnn.rnn.fp32_precision", "torch.backends.mkldnn.rnn.fp32_precision = v"},
     {"torch.are_deterministic_algorithms_enabled()", "torch.use_deterministic_algorithms(v)"},
     {"torch.get_default_dtype()", "torch.set_default_dtype(v)"},
     {"torch.get_default_device()", "torch.set_default_device(v)"},
@@ -76,17 +90,30 @@ void TorchSettings::restorePerModel() const { restoreSettings(true); }
 
 void TorchSettings::restoreSettings(bool perModelOnly) const {
   py::dict globals = scope();
-  for (const auto& [i, value] : values_) {
-    if (perModelOnly && !kSettings[i].perModel) continue;
-    try {
-      // Only what changed: some setters cost by merely being called (set_default_device installs a
-      // TorchFunctionMode that then intercepts every torch call, and would slow every later measurement).
-      if (py::eval(kSettings[i].name, globals).equal(value)) continue;
-      globals["v"] = value;
-      py::exec(kSettings[i].assign, globals);
-    } catch (py::error_already_set& e) {
-      std::fprintf(stderr, "kscope-runner: cannot restore %s: %s\n", kSettings[i].name, e.what());
+  // Two passes: a setting may be unreadable half-way (torch >= 2.9's get_float32_matmul_precision() raises
+  // while the legacy and per-backend switches disagree, as they do between restoring one and the other),
+  // and readable again once the rest is back. Only what still fails on the second pass is reported.
+  std::vector<std::size_t> failed;
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<std::size_t> again;
+    for (std::size_t k = 0; k < values_.size(); ++k) {
+      if (pass == 1 && std::find(failed.begin(), failed.end(), k) == failed.end()) continue;
+      const auto& [i, value] = values_[k];
+      if (perModelOnly && !kSettings[i].perModel) continue;
+      try {
+        // Only what changed: some setters cost by merely being called (set_default_device installs a
+        // TorchFunctionMode that then intercepts every torch call, and would slow every later measurement).
+        if (py::eval(kSettings[i].name, globals).equal(value)) continue;
+        globals["v"] = value;
+        py::exec(kSettings[i].assign, globals);
+      } catch (py::error_already_set& e) {
+        if (pass == 1)
+          std::fprintf(stderr, "kscope-runner: cannot restore %s: %s\n", kSettings[i].name, e.what());
+        again.push_back(k);
+      }
     }
+    failed = std::move(again);
+    if (failed.empty()) break;
   }
 }
 

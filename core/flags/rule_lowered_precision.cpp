@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/flags/rebinding.h"
 #include "core/flags/rule_context.h"
 
 namespace ks {
@@ -81,10 +82,16 @@ Uses pythonUses(const py::PyModule& m, bool skipInputFunctions) {
     }
   }
   for (const py::Assignment& a : m.assignments()) {
-    if (m.compactText(a.value) != "True") continue;
-    for (const std::string& t : a.targets)
-      if (m.resolve(t) == "torch.backends.cuda.matmul.allow_tf32")
+    const std::string value = m.compactText(a.value);
+    for (const std::string& t : a.targets) {
+      const std::string target = m.resolve(t);
+      if (target == "torch.backends.cuda.matmul.allow_tf32" && value == "True")
         u.add(true, "matmul.allow_tf32 = True", a.line);
+      // torch >= 2.9 spells it per backend; cuDNN's convolutions use TF32 by default, as with allow_tf32.
+      if ((target == "torch.backends.cuda.matmul.fp32_precision" || target == "torch.backends.fp32_precision") &&
+          unquoteLiteral(value) == "tf32")
+        u.add(true, target.substr(std::string_view("torch.backends.").size()) + " = " + value, a.line);
+    }
   }
   return u;
 }

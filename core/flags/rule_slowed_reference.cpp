@@ -56,9 +56,21 @@ constexpr Setting kSlowingAssignments[] = {{"torch.backends.cudnn.benchmark", "F
                                            {"torch.backends.cudnn.deterministic", "True"},
                                            {"torch.backends.cudnn.enabled", "False"},
                                            {"torch.backends.cuda.matmul.allow_tf32", "False"},
-                                           {"torch.backends.cudnn.allow_tf32", "False"}};
+                                           {"torch.backends.cudnn.allow_tf32", "False"},
+                                           // torch >= 2.9's per-backend spelling of the same switches
+                                           {"torch.backends.fp32_precision", "'ieee'"},
+                                           {"torch.backends.cuda.matmul.fp32_precision", "'ieee'"},
+                                           {"torch.backends.cudnn.fp32_precision", "'ieee'"},
+                                           {"torch.backends.cudnn.conv.fp32_precision", "'ieee'"}};
 constexpr std::string_view kSlowingCalls[] = {"torch.set_num_threads", "torch.set_num_interop_threads",
                                               "torch.use_deterministic_algorithms"};
+
+// `'ieee'` matches "ieee" too: a string literal in either quotes.
+bool sameValue(std::string_view written, std::string_view slowing) {
+  if (written == slowing) return true;
+  const std::string a = unquoteLiteral(written), b = unquoteLiteral(slowing);
+  return !a.empty() && a == b;
+}
 
 }  // namespace
 
@@ -91,7 +103,7 @@ void checkSlowedReference(const RuleContext& ctx, std::vector<Flag>& out) {
   for (const py::Assignment& a : m.assignments())
     for (const std::string& target : a.targets)
       for (const Setting& s : kSlowingAssignments)
-        if (m.resolve(target) == s.name && m.compactText(a.value) == s.slowing) {
+        if (m.resolve(target) == s.name && sameValue(m.compactText(a.value), s.slowing)) {
           settingLines.push_back(a.line);
           what += (what.empty() ? "" : ", ") + std::string(s.name) + " = " + std::string(s.slowing);
         }

@@ -508,6 +508,33 @@ TEST(ProbeVerdicts, DifferentPrecisionSettingsPerModelAreAnUnfairBaselineInEithe
   EXPECT_EQ(f->evidence["differences"][0]["candidate"], "False");
 }
 
+// torch >= 2.9 reads TF32 per backend ("torch.backends.cuda.matmul.fp32_precision": 'ieee', 'tf32', 'bf16',
+// 'none'); the runner records those settings too, and the verdicts read them as they read allow_tf32.
+TEST(ProbeVerdicts, Torch29PerBackendPrecisionSettingsCountAsTheLegacyOnesDo) {
+  ProbeEvidence e = cpuEvidence();
+  e.precision = {true, "", "float32", 4.6e-7, 4.35e-7, 4.6, 1.19e-7};
+  e.candidateSettings = {"torch.backends.cuda.matmul.fp32_precision: 'ieee' -> 'tf32'"};
+  auto f = find(judgeProbes(e), "lowered-precision");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  EXPECT_EQ(f->probe, "torch-settings");
+
+  ProbeEvidence u = cpuEvidence();
+  u.referenceSettingValues = {{"torch.backends.cuda.matmul.fp32_precision", "'ieee'"}};
+  u.candidateSettingValues = {{"torch.backends.cuda.matmul.fp32_precision", "'tf32'"}};
+  f = find(judgeProbes(u), "unfair-baseline");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->evidence["differences"][0]["setting"], "torch.backends.cuda.matmul.fp32_precision");
+
+  ProbeEvidence s = cpuEvidence();
+  s.candidateSettings = {"torch.backends.cudnn.conv.fp32_precision: 'tf32' -> 'ieee'"};
+  f = find(judgeProbes(s), "slowed-reference");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  s.candidateSettings = {"torch.backends.cudnn.conv.fp32_precision: 'ieee' -> 'tf32'"};
+  EXPECT_FALSE(find(judgeProbes(s), "slowed-reference"));
+}
+
 TEST(ProbeVerdicts, SlowedReferenceFromARebindingTheReferenceRunsFromTimesAloneAndFromSettings) {
   ProbeEvidence e = cpuEvidence();
   e.torchRebinds.push_back({"torch.matmul", "_recording_matmul", "candidate", 12, "after the candidate program loaded",

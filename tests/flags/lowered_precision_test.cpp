@@ -42,6 +42,41 @@ TEST(LoweredPrecision, AutocastAndTf32AreReportedSeparately) {
   EXPECT_EQ(flags[1].lines, std::vector<int>{lineOf(program, "torch.autocast")});
 }
 
+// torch >= 2.9's per-backend switches: TF32 for float32 matmuls through fp32_precision is the same finding as
+// allow_tf32 = True; cuDNN's convolutions use TF32 by default, so saying so for them is not.
+TEST(LoweredPrecision, Tf32ThroughTorch29PerBackendPrecisionIsReported) {
+  const std::string program = candidate(R"PY(class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.backends.cudnn.conv.fp32_precision = "tf32"
+        torch.backends.cuda.matmul.fp32_precision = "tf32"
+
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  const auto flags = flagsOf("lowered-precision", program);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Suspicious);
+  EXPECT_EQ(flags[0].lines, std::vector<int>{lineOf(program, "cuda.matmul.fp32_precision")});
+  EXPECT_NE(flags[0].message.find("cuda.matmul.fp32_precision = \"tf32\""), std::string::npos) << flags[0].message;
+
+  const std::string global = candidate(R"PY(torch.backends.fp32_precision = 'tf32'
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  EXPECT_EQ(flagsOf("lowered-precision", global).size(), 1u);
+
+  const std::string ieee = candidate(R"PY(torch.backends.cuda.matmul.fp32_precision = "ieee"
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  EXPECT_TRUE(flagsOf("lowered-precision", ieee).empty());
+}
+
 TEST(LoweredPrecision, HalfConversionInsideTheCudaSource) {
   const std::string program = candidate(R"PY(from torch.utils.cpp_extension import load_inline
 src = r"""

@@ -383,6 +383,32 @@ class ModelNew(nn.Module):
   EXPECT_TRUE(flagsOf("slowed-reference", fine).empty());
 }
 
+// torch >= 2.9 spells TF32 per backend: `fp32_precision = "ieee"` switches it off as allow_tf32 = False does.
+TEST(SlowedReference, Torch29PerBackendPrecisionSwitchedToIeeeIsASlowingSetting) {
+  const std::string program = candidate(R"PY(torch.backends.cudnn.conv.fp32_precision = "ieee"
+torch.backends.fp32_precision = 'ieee'
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  const auto flags = flagsOf("slowed-reference", program);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Suspicious);
+  EXPECT_EQ(flags[0].lines, (std::vector<int>{lineOf(program, "cudnn.conv"), lineOf(program, "backends.fp32")}));
+  EXPECT_NE(flags[0].message.find("torch.backends.cudnn.conv.fp32_precision = 'ieee'"), std::string::npos)
+      << flags[0].message;
+
+  const std::string fine = candidate(R"PY(torch.backends.cudnn.conv.fp32_precision = "tf32"
+mode = torch.backends.cuda.matmul.fp32_precision
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  EXPECT_TRUE(flagsOf("slowed-reference", fine).empty());
+}
+
 TEST(InvisibleCache, AnAddressComparedWithAStoredOneAndAComputeOnceFlagAreHacks) {
   const std::string keyed = candidate(R"PY(cuda_src = r"""
 static const void* last_in = nullptr;
