@@ -2,7 +2,9 @@
 # Long fuzzing on a machine without clang (the GPU machine; docs/fuzzing.md, "Long runs on many cores"): the
 # binaries and seeds of `run.sh pack`, the corpora of earlier runs, and a plan of how many workers and
 # executions each target gets. Each target runs as its own `run.sh long`, all at once; the grown corpora,
-# the logs and the table go to OUTDIR for the next run and for the record.
+# the logs and the table go to OUTDIR for the next run and for the record: three files (the device tool
+# brings back only a few), table.txt, corpora.tar.gz and logs.tar.gz (each target's run.sh output, logs and
+# artifacts).
 #   bash tests/fuzz/run-pack.sh PACK.tar.gz CORPORA.tar.gz|none OUTDIR SECONDS TARGET:WORKERS:RUNS...
 # CORPORA.tar.gz holds corpus/<target>/ folders (what an earlier run left in OUTDIR/corpora.tar.gz, or
 # `tar -czf corpora.tar.gz -C build-fuzz/fuzz-work corpus`). SECONDS bounds every worker; RUNS is the
@@ -41,15 +43,20 @@ for plan in "$@"; do
   mkdir -p "$stage/work/corpus/$t" "$stage/runs/$t"
   ln -sfn "$stage/work/corpus" "$stage/runs/$t/corpus"  # run.sh keeps corpus/<target> under its work folder
   KSCOPE_FUZZ_BIN=$stage/pack/bin KSCOPE_FUZZ_SEEDS=$stage/pack/seeds KSCOPE_FUZZ_WORK=$stage/runs/$t \
-    KSCOPE_FUZZ_TARGETS=$t bash "$here/run.sh" long "$runs" "$workers" "$seconds" >"$out/$t.table" 2>&1 &
+    KSCOPE_FUZZ_TARGETS=$t bash "$here/run.sh" long "$runs" "$workers" "$seconds" >"$stage/runs/$t/run.log" 2>&1 &
   pids+=($!) names+=("$t")
 done
-for i in "${!pids[@]}"; do wait "${pids[i]}" || { rc=1; echo "run-pack: ${names[i]} FAILED (see $out/${names[i]}.table)" >&2; }; done
+for i in "${!pids[@]}"; do
+  wait "${pids[i]}" && continue
+  rc=1
+  echo "run-pack: ${names[i]} FAILED (its run.sh output, logs and artifacts: ${names[i]}/ in $out/logs.tar.gz):" >&2
+  tail -8 "$stage/runs/${names[i]}/run.log" >&2
+done
 
 row='%-18s %12s %8s %8s %8s %14s %9s %12s\n'
 printf "$row" target executions exec/s "wall s" crashes "corpus" coverage "peak RSS MB" | tee "$out/table.txt"
 for t in "${names[@]}"; do
-  [ -f "$stage/runs/$t/rows/$t" ] || { printf '%-18s (no row: see %s)\n' "$t" "$out/$t.table" | tee -a "$out/table.txt"; continue; }
+  [ -f "$stage/runs/$t/rows/$t" ] || { printf '%-18s (no row: %s/run.log in logs.tar.gz)\n' "$t" "$t" | tee -a "$out/table.txt"; continue; }
   IFS=$'\t' read -ra cells <"$stage/runs/$t/rows/$t"
   printf "$row" "${cells[@]}" | tee -a "$out/table.txt"
 done
