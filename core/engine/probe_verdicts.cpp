@@ -118,16 +118,28 @@ void refusedWrites(const ProbeEvidence& e, Flags& out) {
       {{"refused", paths}}, lines);
 }
 
+// A torch setting of float32 math precision (issue 15, family 9 compares the two models' values): the TF32
+// and reduced-precision switches, and torch >= 2.9's per-backend fp32_precision.
+bool precisionSetting(const std::string& name) {
+  return name.find("allow_tf32") != std::string::npos || name.find("reduced_precision") != std::string::npos ||
+         name.find("float32_matmul_precision") != std::string::npos ||
+         name.find("fp32_precision") != std::string::npos;
+}
+
+// Whether the value `after` (a repr) of that setting computes float32 in less than float32.
+bool lowersPrecision(const std::string& name, const std::string& after) {
+  if (!precisionSetting(name)) return false;
+  if (name.find("float32_matmul_precision") != std::string::npos) return after != "'highest'";
+  if (name.find("fp32_precision") != std::string::npos) return after == "'tf32'" || after == "'bf16'";
+  return after == "True";
+}
+
 std::vector<std::string> precisionSettings(const ProbeEvidence& e) {
   std::vector<std::string> out;
   for (const std::string& s : e.candidateSettings) {
-    const auto arrow = s.find(" -> ");
-    const std::string after = arrow == std::string::npos ? "" : s.substr(arrow + 4);
-    if (((s.find("allow_tf32") != std::string::npos || s.find("reduced_precision") != std::string::npos) &&
-         after == "True") ||
-        (s.find("float32_matmul_precision") != std::string::npos && after != "'highest'") ||
-        (s.find("fp32_precision") != std::string::npos && (after == "'tf32'" || after == "'bf16'")))
-      out.push_back(s);
+    const auto colon = s.find(": "), arrow = s.find(" -> ");
+    if (colon == std::string::npos || arrow == std::string::npos) continue;
+    if (lowersPrecision(s.substr(0, colon), s.substr(arrow + 4))) out.push_back(s);
   }
   return out;
 }
@@ -501,12 +513,6 @@ void nondeterminism(const ProbeEvidence& e, Flags& out) {
 }
 
 // Issue 15, family 9: the two models' precision settings side by side.
-bool precisionSetting(const std::string& name) {
-  return name.find("allow_tf32") != std::string::npos || name.find("reduced_precision") != std::string::npos ||
-         name.find("float32_matmul_precision") != std::string::npos ||
-         name.find("fp32_precision") != std::string::npos;  // torch >= 2.9, per backend
-}
-
 void unfairBaseline(const ProbeEvidence& e, Flags& out) {
   Json differences = Json::array();
   std::string first;
