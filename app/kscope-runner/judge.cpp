@@ -321,17 +321,18 @@ class Judge {
       std::fprintf(stderr, "kscope-runner: the executor closed its channel between requests and was stopped\n");
       return kExitTampering;
     }
+    // An executor exits 0 only at the end of its input, and the judge had not closed it: a program took over
+    // or closed the executor's channel (a courier killed with the answer in hand), or ended the process
+    // itself. An answer followed by any end is tampering too (docs/runner-protocol.md); which of the two a
+    // courier manages is a race, and both end the runner with kExitTampering, not with the executor's status.
+    const bool exitedZero = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    const std::string onlyAProgram = "; it does so only at the end of its input, which the judge had not closed: a "
+                                     "program closed or took over its channel, or ended the process itself";
     if (current_ && current_->answer)
-      client_.write(protocol::tamperingError(
-          current_->id, "its executor wrote an answer and then " + describe(status) + " before the request was over",
-          current_->phase));
-    else if (current_ && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-      // An executor exits 0 only at the end of its input, and the judge had not closed it: a program took
-      // over or closed the executor's channel (a courier killed with the answer in hand), or ended the
-      // process itself. Either way the request was not answered by the harness.
-      return tamper("its executor exited with status 0 in the middle of the request without answering; it "
-                    "does so only at the end of its input, which the judge had not closed: a program closed or "
-                    "took over its channel, or ended the process itself");
+      return tamper("its executor wrote an answer and then " + describe(status) +
+                    (exitedZero ? " in the middle of the request" + onlyAProgram : " before the request was over"));
+    if (current_ && exitedZero)
+      return tamper("its executor exited with status 0 in the middle of the request without answering" + onlyAProgram);
     endLike(status);
   }
 

@@ -322,6 +322,12 @@ TEST_F(RunnerProcessTest, TwoResultsAreTampering) {
 TEST_F(RunnerProcessTest, TimingRewrittenByACourierNeverReachesTheClientAsAResult) {
   const std::string message =
       tampering(roundTrip(encodeRequest(evaluate("courier", hostile("rewrite_own_timing.py"))), "courier"));
+  const bool caughtByTheClock = message.find("the result claims") != std::string::npos ||
+                                message.find("timing progress") != std::string::npos;
+  const bool exitedMidRequest = message.find("exited with status 0 in the middle of the request") != std::string::npos;
+  EXPECT_TRUE(caughtByTheClock || exitedMidRequest) << message;
+  // Both ways end the runner as tampering (CI once saw the executor exit 0 after its answer, and the runner
+  // ended 0 like it while the client was told "tampering").
   EXPECT_EQ(runner_->wait(), 3) << message;
 }
 
