@@ -9,6 +9,8 @@
 #include <system_error>
 #include <utility>
 
+#include "core/formats/anchored_regex.h"
+
 namespace ks {
 namespace {
 
@@ -254,11 +256,54 @@ std::vector<Assignment> assignments(std::string_view text) {
   return found;
 }
 
+// The first `StageCount`, `StageCountAuto` or `StageCountAutoCarveout` that stands as a word, with the
+// arguments of a `<...>` right after it. A hand scan that finds the match, with the captures, that
+// std::regex_search found with
+//   \b(StageCount(?:AutoCarveout|Auto)?)\b(?:<\s*([^<>]*?)\s*>)?
+// Why by hand: the lazy argument made that regex quadratic in the line's length at each StageCount; on
+// lines the fuzzer writes it took nine tenths of reading a kernel.
+struct StageCountUse {
+  std::string_view kind;                     // StageCount, StageCountAuto or StageCountAutoCarveout
+  std::optional<std::string_view> argument;  // between <>, without the spaces around it; none without <...>
+};
+
+std::optional<StageCountUse> firstStageCount(std::string_view text) {
+  constexpr std::string_view word = "StageCount";
+  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    if (at > 0 && isWordChar(text[at - 1])) continue;
+    const std::string_view rest = text.substr(at + word.size());
+    std::size_t end = at + word.size();
+    bool endsWord = false;  // the alternatives in the regex's order, each followed by \b
+    for (std::string_view suffix :
+         {std::string_view("AutoCarveout"), std::string_view("Auto"), std::string_view()}) {
+      if (!rest.starts_with(suffix)) continue;
+      const std::size_t after = at + word.size() + suffix.size();
+      if (after == text.size() || !isWordChar(text[after])) {
+        end = after;
+        endsWord = true;
+        break;
+      }
+    }
+    if (!endsWord) continue;
+    StageCountUse use{text.substr(at, end - at), std::nullopt};
+    if (end < text.size() && text[end] == '<') {
+      const std::size_t close = text.find_first_of("<>", end + 1);
+      if (close != std::string_view::npos && text[close] == '>') {
+        const std::size_t first = skipSpaces(text, end + 1);
+        std::size_t last = close;
+        while (last > first && isSpaceChar(text[last - 1])) --last;
+        use.argument = text.substr(first, last - first);
+      }
+    }
+    return use;
+  }
+  return std::nullopt;
+}
+
 struct Patterns {
   std::regex define{R"(^\s*#\s*define\s+(\w+)\s+\(?\s*(\d+)\s*\)?\s*$)"};
   std::regex shapeAlias{R"(\busing\s+(\w+)\s*=\s*(.*))"};
   std::regex dimCluster{R"(\bdim3\s+(\w*[Cc]luster\w*)\s*[({]([^)}]*)[)}])"};
-  std::regex stageCount{R"(\b(StageCount(?:AutoCarveout|Auto)?)\b(?:<\s*([^<>]*?)\s*>)?)"};
   std::regex swizzle{R"(\bSwizzle<\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+)\s*>)"};
   std::regex gmmaLayout{R"(\bLayout_(K|MN)_(SW\d+|INTER)_Atom\b)"};
   std::regex boolSwizzle{R"(\b(\w*[Ss]wizzle\w*)\s*=\s*(true|false)\b)"};
@@ -295,7 +340,7 @@ void scanLine(const std::string& text, int line, Collector& out) {
     if (const std::string kind = classify(m[1].str()); !kind.empty())
       out.add(kind, m[2].str(), m[1].str(), line);
   }
-  if (contains(text, "using") && contains(text, "Shape") && std::regex_search(text, m, p.shapeAlias)) {
+  if (contains(text, "Shape") && anchoredSearch(text, "using", Anchor::AtLiteral, p.shapeAlias, m)) {
     const std::string alias = m[1].str();
     const std::vector<std::string> args = shapeArguments(m[2].str());
     const bool cluster =
@@ -311,45 +356,51 @@ void scanLine(const std::string& text, int line, Collector& out) {
       for (std::size_t i = 0; i < args.size() && i < 3; ++i) out.add(names[i], args[i], alias, line);
     }
   }
-  if (contains(text, "dim3") && std::regex_search(text, m, p.dimCluster)) {
+  if (anchoredSearch(text, "dim3", Anchor::AtLiteral, p.dimCluster, m)) {
     std::string value;
     for (char c : squeeze(m[2].str())) value += c == ',' ? 'x' : c;
     out.add("cluster", value, m[1].str(), line);
   }
-  if (contains(text, "StageCount") && std::regex_search(text, m, p.stageCount)) {
-    const std::string kind = m[1].str();
-    if (kind == "StageCount" && m[2].matched)
-      out.add("stages", squeeze(m[2].str()), kind, line);
+  if (const std::optional<StageCountUse> use = firstStageCount(text)) {
+    const std::string kind(use->kind);
+    if (kind == "StageCount" && use->argument)
+      out.add("stages", squeeze(*use->argument), kind, line);
     else if (kind != "StageCount")
       out.add("stages", kind == "StageCountAuto" ? "auto" : "auto (shared memory left after the epilogue)",
               kind, line);
   }
   if (contains(text, "Swizzle")) {
-    if (std::regex_search(text, m, p.swizzle))
+    if (anchoredSearch(text, "Swizzle<", Anchor::AtLiteral, p.swizzle, m))
       out.add("swizzle", "Swizzle<" + m[1].str() + "," + m[2].str() + "," + m[3].str() + ">", "Swizzle",
               line);
-    if (std::regex_search(text, m, p.boolSwizzle)) out.add("block_swizzle", m[2].str(), m[1].str(), line);
-  } else if (contains(text, "swizzle") && std::regex_search(text, m, p.boolSwizzle)) {
+    if (anchoredSearch(text, "wizzle", Anchor::AtWordStart, p.boolSwizzle, m))
+      out.add("block_swizzle", m[2].str(), m[1].str(), line);
+  } else if (contains(text, "swizzle") &&
+             anchoredSearch(text, "wizzle", Anchor::AtWordStart, p.boolSwizzle, m)) {
     out.add("block_swizzle", m[2].str(), m[1].str(), line);
   }
-  if (contains(text, "Layout_") && std::regex_search(text, m, p.gmmaLayout))
+  if (anchoredSearch(text, "Layout_", Anchor::AtLiteral, p.gmmaLayout, m))
     out.add("swizzle", "GMMA " + m[1].str() + "-major " + m[2].str(), m[0].str(), line);
-  if (contains(text, "SM") && std::regex_search(text, m, p.mmaAtom))
+  if (anchoredSearch(text, "SM", Anchor::AtLiteral, p.mmaAtom, m))
     out.add("mma", m[1].str(), "MMA atom", line);
-  if (contains(text, "wmma::accumulator") && std::regex_search(text, m, p.wmmaAccumulator)) {
+  if (contains(text, "wmma::accumulator") &&
+      anchoredSearch(text, "wmma::fragment", Anchor::AtLiteral, p.wmmaAccumulator, m)) {
     out.add("mma", "wmma " + m[1].str() + "x" + m[2].str() + "x" + m[3].str(), "wmma::fragment", line);
     out.add("accumulator", m[4].str(), "wmma::fragment", line);
   }
-  if (contains(text, "mma.sync") && std::regex_search(text, m, p.ptxMma))
+  if (anchoredSearch(text, "mma.sync.aligned.", Anchor::AtLiteral, p.ptxMma, m))
     out.add("mma", "mma.sync " + m[1].str() + m[2].str(), "mma.sync", line);
-  if (contains(text, "ElementAccumulator") && std::regex_search(text, m, p.accumulator))
+  if (anchoredSearch(text, "ElementAccumulator", Anchor::AtLiteral, p.accumulator, m))
     out.add("accumulator", m[1].str(), "ElementAccumulator", line);
   if (contains(text, "cutlass::gemm::")) {
-    for (std::sregex_iterator it(text.begin(), text.end(), p.schedule), end; it != end; ++it)
-      out.add("schedule", (*it)[1].str(), "schedule", line);
-    if (std::regex_search(text, m, p.tileScheduler)) out.add("tile_scheduler", m[1].str(), "scheduler", line);
+    for (std::size_t from = 0;
+         anchoredSearch(text, "cutlass::gemm::Kernel", Anchor::AtLiteral, p.schedule, m, from);
+         from = static_cast<std::size_t>(m[0].second - text.begin()))
+      out.add("schedule", m[1].str(), "schedule", line);
+    if (anchoredSearch(text, "cutlass::gemm::", Anchor::AtLiteral, p.tileScheduler, m))
+      out.add("tile_scheduler", m[1].str(), "scheduler", line);
   }
-  if (contains(text, "cuda_l2_") && std::regex_search(text, m, p.entry))
+  if (contains(text, "cuda_l2_") && anchoredSearch(text, "void", Anchor::AtLiteral, p.entry, m))
     out.add("entry", m[1].str(), "entry", line);
 }
 
@@ -406,7 +457,8 @@ std::optional<std::vector<std::int64_t>> gemmBlockTile(const TileConfig& config)
 namespace {
 
 // A hand-written scan, not std::regex: libstdc++'s regex recurses once per character a repetition takes, so
-// `\s*` over a long run of spaces overflowed the stack (reproduced with the tests/fuzz target cuda_l2_kernel).
+// `\s*` over a long run of spaces overflowed the stack (reproduced with the tests/fuzz target
+// cuda_l2_kernel).
 class EntryScanner {
  public:
   explicit EntryScanner(std::string_view text) : text_(text) {}

@@ -94,21 +94,56 @@ TEST(GemmTileConfig, AssignmentScanMatchesWhatTheRegexDid) {
   EXPECT_FALSE(c.all("BM")[0]->number.has_value()) << "2*TM";
 }
 
+// StageCount<...> is read by a hand scan that stands for a std::regex (quadratic on long lines); each
+// expected reading here is what that regex gave, one line at a time ("" when it read no stage count).
+TEST(GemmTileConfig, StageCountScanMatchesWhatTheRegexDid) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"using S = StageCount<4>;", "stages=4@1"},
+      {"StageCount< 3 >", "stages=3@1"},
+      {"StageCount<  >", "stages=@1"},  // an argument of spaces only reads as empty
+      {"StageCount<>", "stages=@1"},
+      {"StageCount<a<b>>", ""},  // the first of <> after the < must be the >
+      {"StageCount<4", ""},
+      {"StageCountX<4> StageCount<5>", "stages=5@1"},  // the first is no word of its own
+      {"xStageCount<4> StageCountAuto", "stages=auto@1"},
+      {"StageCountAutoCarveout<sizeof(X)>", "stages=auto (shared memory left after the epilogue)@1"},
+      {"StageCountAutoCarveoutX StageCountAuto<2>", "stages=auto@1"},
+      {"StageCountAutox StageCount", ""},  // a bare StageCount says nothing
+      {"StageCount <4>", ""},
+      {"StageCount<\t2 * K\t>", "stages=2*K@1"},
+      {"StageCount<4>StageCount<5>", "stages=4@1"},  // only the first on a line
+      {"StageCountAutoCarveout", "stages=auto (shared memory left after the epilogue)@1"},
+      {"StageCount<x>y>", "stages=x@1"},
+  };
+  for (const auto& [line, expected] : cases) EXPECT_EQ(describe(parseGemmTileConfig(line)), expected) << line;
+}
+
+// The shape of lines the fuzzer wrote, on which the regex took a quadratic number of steps: an argument
+// of a thousand characters, closed or not.
+TEST(GemmTileConfig, StageCountOnALongLine) {
+  const std::string open = "StageCount<" + std::string(1000, ' ');
+  EXPECT_EQ(describe(parseGemmTileConfig(open)), "");
+  EXPECT_EQ(describe(parseGemmTileConfig(open + "7 >")), "stages=7@1");
+}
+
 TEST(GemmTileConfig, GemmOutEntryIsTheLastVoidFunctionOfFourTensors) {
   EXPECT_EQ(gemmOutEntry("template <class T> __global__ void cuda_l2_h100_fp32_kernel(\n  T* a, T* b) {}\n"
                          "void helper(torch::Tensor a, torch::Tensor b) {}\n"
                          "void cuda_l2_h100_fp32(torch::Tensor a, torch::Tensor b,\n"
                          "                       torch::Tensor b_col_major, torch::Tensor c) {\n}\n"),
             "cuda_l2_h100_fp32");
-  EXPECT_EQ(gemmOutEntry("void f(const at::Tensor& x, const at::Tensor &y, at::Tensor z, torch::Tensor out)\n{}"),
-            "f");
-  EXPECT_EQ(gemmOutEntry("torch::Tensor g(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d) {}"),
-            std::nullopt);
+  EXPECT_EQ(
+      gemmOutEntry("void f(const at::Tensor& x, const at::Tensor &y, at::Tensor z, torch::Tensor out)\n{}"),
+      "f");
+  EXPECT_EQ(
+      gemmOutEntry("torch::Tensor g(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d) {}"),
+      std::nullopt);
   EXPECT_EQ(gemmOutEntry("void h(torch::Tensor a, torch::Tensor b, torch::Tensor c);"), std::nullopt);
 }
 
 TEST(GemmTileConfig, BlockTileIsTheLcmOfEachExtentsValues) {
-  const TileConfig one = parseGemmTileConfig("auto BM = Int<128>{};\nauto BN = Int<256>{};\nauto BK = Int<32>{};\n");
+  const TileConfig one =
+      parseGemmTileConfig("auto BM = Int<128>{};\nauto BN = Int<256>{};\nauto BK = Int<32>{};\n");
   EXPECT_EQ(gemmBlockTile(one), (std::vector<std::int64_t>{128, 256, 32}));
   const TileConfig two = parseGemmTileConfig(
       "constexpr int BM = 64;\nconstexpr int BN = 128;\nconstexpr int BK = 32;\n"
@@ -116,7 +151,8 @@ TEST(GemmTileConfig, BlockTileIsTheLcmOfEachExtentsValues) {
   auto tile = gemmBlockTile(two);
   ASSERT_TRUE(tile);
   EXPECT_EQ((*tile)[0], 192);  // lcm(64, 192)
-  EXPECT_EQ(gemmBlockTile(parseGemmTileConfig("constexpr int BM = 64;\nconstexpr int BN = 64;\n")), std::nullopt);
+  EXPECT_EQ(gemmBlockTile(parseGemmTileConfig("constexpr int BM = 64;\nconstexpr int BN = 64;\n")),
+            std::nullopt);
 }
 
 // Reproduced with the fuzz target cuda_l2_kernel (tests/fuzz): libstdc++'s std::regex recurses once per
@@ -129,8 +165,9 @@ TEST(GemmTileConfig, LongLinesDoNotExhaustTheStack) {
   const std::string longInt = "auto BN = Int<" + std::string(200000, ' ') + "64>{};\n";
   EXPECT_TRUE(parseGemmTileConfig(longInt).parameters.empty());
 
-  const std::string spaced = "void cuda_l2_h100_fp32(" + std::string(200000, ' ') +
-                             "torch::Tensor a, torch::Tensor b, torch::Tensor b_col_major, torch::Tensor c) {}\n";
+  const std::string spaced =
+      "void cuda_l2_h100_fp32(" + std::string(200000, ' ') +
+      "torch::Tensor a, torch::Tensor b, torch::Tensor b_col_major, torch::Tensor c) {}\n";
   EXPECT_EQ(gemmOutEntry(spaced), "cuda_l2_h100_fp32") << "the entry is still found across the spaces";
   const std::string longName = "void " + std::string(200000, 'f') +
                                "(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d) {}\n";
@@ -143,12 +180,15 @@ TEST(GemmTileConfig, GemmOutEntryNeedsAWordBoundaryAndABody) {
   EXPECT_EQ(gemmOutEntry("void(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d) {}"),
             std::nullopt);
   EXPECT_EQ(gemmOutEntry("void f(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor) {}"),
-            std::nullopt) << "every parameter is named";
+            std::nullopt)
+      << "every parameter is named";
   EXPECT_EQ(gemmOutEntry("void f(constat::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d) {}"),
             std::nullopt);
-  EXPECT_EQ(gemmOutEntry("void f ( const torch::Tensor & a ,torch::Tensor b,at::Tensor&c,at::Tensor d ) {"), "f");
+  EXPECT_EQ(gemmOutEntry("void f ( const torch::Tensor & a ,torch::Tensor b,at::Tensor&c,at::Tensor d ) {"),
+            "f");
   EXPECT_EQ(gemmOutEntry("void f(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor d)"),
-            std::nullopt) << "cut short";
+            std::nullopt)
+      << "cut short";
 }
 
 // Seen while fixing the above (not yet by the fuzzer): std::lcm whose result overflows int64 is undefined.
