@@ -57,6 +57,7 @@ int processesWith(const std::string& token) {
 const std::string kHostile = R"(import os
 import socket
 import subprocess
+import sys
 import time
 
 FAILED = []
@@ -106,6 +107,8 @@ while running() < 2 and time.time() < deadline:
     time.sleep(0.05)
 if running() < 2:
     FAILED.append("the leftovers did not start")
+if FAILED:  # the runner's stderr, which the test prints when the result is wrong
+    print("hostile prelude: these attempts did not fail:", FAILED, file=sys.stderr, flush=True)
 )";
 
 class RunnerContainmentTest : public ::testing::Test {
