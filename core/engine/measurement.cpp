@@ -245,7 +245,7 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
     });
     if (auto* e = failed(done)) return *e;
   }
-  probes.referenceLoaded(loadedMin, loadedCalls);
+  probes.referenceLoaded(loadedMin, t.reference.medianMs, loadedCalls);
 
   // A call made like a timed one on inputs of a seed no earlier call saw (correctness used seed ... seed +
   // seeds - 1, the probes seed and seed + 1), then the reference on the same inputs (after the candidate, so

@@ -183,6 +183,7 @@ struct ReferenceAloneEvidence {
   int calls = 0;
   double aloneMinMs = kNotMeasured, aloneMedianMs = kNotMeasured;  // before the candidate's import
   double loadedMinMs = kNotMeasured;  // the fastest reference call timed with the candidate loaded
+  double loadedMedianMs = kNotMeasured;  // the median of the timed trials: what the speedup divides
   int loadedCalls = 0;
   // A fixed workload run from C++ (no Python, the GIL held) at both moments, fastest of a few: how much the
   // machine itself slowed between them (other processes), which the reference's slowdown is judged against.

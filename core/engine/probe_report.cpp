@@ -175,6 +175,7 @@ Json probeReport(const ProbeEvidence& e) {
                 {"alone_min_ms", finite(a.aloneMinMs)},
                 {"alone_median_ms", finite(a.aloneMedianMs)},
                 {"loaded_min_ms", finite(a.loadedMinMs)},
+                {"loaded_median_ms", finite(a.loadedMedianMs)},
                 {"loaded_calls", a.loadedCalls},
                 {"foreign_thread_cpu_ms", a.threadsCounted ? Json(a.foreignThreadCpuMs) : Json(nullptr)},
                 {"reference_timed_wall_ms", a.threadsCounted ? Json(a.referenceWindowMs) : Json(nullptr)},

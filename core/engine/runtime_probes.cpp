@@ -1081,9 +1081,10 @@ bool RuntimeProbes::referenceLooksSlowed(double loadedMinMs) {
   return referenceSlowed(a, loadedMinMs);
 }
 
-void RuntimeProbes::referenceLoaded(double loadedMinMs, int calls) {
+void RuntimeProbes::referenceLoaded(double loadedMinMs, double loadedMedianMs, int calls) {
   ReferenceAloneEvidence& a = evidence_.referenceAlone;
   a.loadedMinMs = loadedMinMs;
+  a.loadedMedianMs = loadedMedianMs;
   a.loadedCalls = calls;
   if (a.ran && !std::isfinite(a.loadedCalibrationMs)) a.loadedCalibrationMs = calibrationMs(device_);
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "core/engine/gpu_memory_spec.h"
@@ -622,6 +623,55 @@ TEST(ProbeVerdicts, SlowedReferenceFromARebindingTheReferenceRunsFromTimesAloneA
   h.referenceAlone.foreignThreadCpuMs = 8710;
   h.referenceAlone.loadedMinMs = 0.041;  // the threads alone, the reference not slower: a note
   EXPECT_EQ(find(judgeProbes(h), "slowed-reference")->severity, "suspicious");
+
+  // The same entry on an H200 a day later (2026-11-29, docs/gpu-results.md): its thread let 2 of the 10 timed
+  // reference calls run fast (0.0598 and 0.0999 ms), so the fastest calls told nothing, while the median the
+  // speedup divides was 511 ms against 0.073 ms alone ("2451x"). The medians are the first witness then.
+  ProbeEvidence m = cpuEvidence();
+  m.device = "cuda";
+  m.referenceAlone.ran = true;
+  m.referenceAlone.calls = 10;
+  m.referenceAlone.loadedCalls = 10;
+  m.referenceAlone.aloneMinMs = 0.01296;
+  m.referenceAlone.aloneMedianMs = 0.07325;
+  m.referenceAlone.loadedMinMs = 0.05981;
+  m.referenceAlone.loadedMedianMs = 510.92;
+  m.referenceAlone.aloneCalibrationMs = 0.03987;
+  m.referenceAlone.loadedCalibrationMs = 0.02906;
+  m.referenceAlone.threadsCounted = true;
+  m.referenceAlone.referenceWindows = 10;
+  m.referenceAlone.referenceWindowMs = 4047.33;
+  m.referenceAlone.foreignThreadCpuMs = 4030;
+  m.referenceAlone.foreignThreads = 1;
+  EXPECT_FALSE(referenceSlowed(m.referenceAlone, m.referenceAlone.loadedMinMs));  // the fastest call escaped
+  EXPECT_TRUE(referenceMedianSlowed(m.referenceAlone));
+  f = find(judgeProbes(m), "slowed-reference");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "hack");
+  EXPECT_NE(f->message.find("median call took 511 ms with the candidate loaded (its fastest 0.0598 ms"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("not the kernel's"), std::string::npos) << f->message;
+  EXPECT_EQ(f->evidence["reference_loaded_median_ms"], 510.92);
+  m.referenceAlone.foreignThreadCpuMs = 0;  // the medians alone: a note
+  EXPECT_EQ(find(judgeProbes(m), "slowed-reference")->severity, "suspicious");
+  // A median that a loaded machine can make: 8 times the median alone (the fastest calls 4.4 times apart were
+  // seen on the shared 2-core machine with nothing of a candidate's running), or 10 times a sub-millisecond one.
+  ReferenceAloneEvidence noisy = m.referenceAlone;
+  noisy.aloneMedianMs = 3;
+  noisy.loadedMedianMs = 24;
+  EXPECT_FALSE(referenceMedianSlowed(noisy));
+  noisy.aloneMedianMs = 0.4;
+  noisy.loadedMedianMs = 4.8;
+  EXPECT_FALSE(referenceMedianSlowed(noisy));
+  // ... or the machine itself slowed as much (the calibration workload timed at both moments).
+  noisy.aloneMedianMs = 3;
+  noisy.loadedMedianMs = 90;
+  EXPECT_TRUE(referenceMedianSlowed(noisy));
+  noisy.aloneCalibrationMs = 1;
+  noisy.loadedCalibrationMs = 4;
+  EXPECT_FALSE(referenceMedianSlowed(noisy));
+  noisy.loadedMedianMs = std::numeric_limits<double>::quiet_NaN();  // not timed: no evidence
+  noisy.loadedCalibrationMs = 1;
+  EXPECT_FALSE(referenceMedianSlowed(noisy));
 
   ProbeEvidence s = cpuEvidence();
   s.candidateSettings = {"torch.are_deterministic_algorithms_enabled(): False -> True"};
