@@ -173,7 +173,10 @@ void precision(const ProbeEvidence& e, Flags& out) {
       const bool hack = ratio > kPrecisionRatioHack && settings.empty() && !tf32;
       std::string why = "it computes in a lower precision than " + p.dtype;
       if (!k.halfKernels.empty()) why += ", in 16-bit kernels (" + k.halfKernels.front() + ")";
-      if (tf32)
+      if (tf32 && !settings.empty())
+        why = "its kernels include TF32 tensor-core ones (" + k.tf32Kernels.front() +
+              "), which the candidate switched on (" + settings.front() + "): lower precision than " + p.dtype;
+      else if (tf32)
         why = "its kernels include TF32 tensor-core ones (" + k.tf32Kernels.front() +
               "), which cuDNN may choose for float32 convolutions by default (torch.backends.cudnn.allow_tf32 "
               "is True): lower precision than " + p.dtype + ", from a library's choice";

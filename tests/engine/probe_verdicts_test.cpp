@@ -205,7 +205,20 @@ TEST(ProbeVerdicts, Tf32KernelsExplainAFloat32ErrorSixteenBitKernelsDoNot) {
   ASSERT_TRUE(f);
   EXPECT_EQ(f->severity, "suspicious");
   EXPECT_NE(f->message.find("TF32 tensor-core"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("cuDNN may choose"), std::string::npos) << f->message;
   EXPECT_EQ(f->evidence["tf32_kernels"].size(), 1u);
+  // The candidate switched TF32 on itself (tests/hacks/lowered-precision/tf32_per_backend_switch.py on an H200
+  // with torch 2.11, 2026-11-29): the message names its switch, not cuDNN's default.
+  e.candidateSettings = {"torch.backends.cuda.matmul.fp32_precision: 'none' -> 'tf32'"};
+  f = find(judgeProbes(e), "lowered-precision");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  EXPECT_NE(f->message.find("which the candidate switched on (torch.backends.cuda.matmul.fp32_precision: 'none' "
+                            "-> 'tf32')"),
+            std::string::npos)
+      << f->message;
+  EXPECT_EQ(f->message.find("cuDNN"), std::string::npos) << f->message;
+  e.candidateSettings.clear();
   e.kernelOrigin.halfKernels = {"void implicit_convolve_sgemm<__half, __half, 128>"};  // both: 16-bit wins
   f = find(judgeProbes(e), "lowered-precision");
   EXPECT_EQ(f->severity, "hack");
