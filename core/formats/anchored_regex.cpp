@@ -2,21 +2,13 @@
 
 namespace ks {
 
-namespace {
-
-bool isWordChar(char c) {  // \w in the C locale
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-}  // namespace
-
 bool anchoredSearch(const std::string& text, std::string_view literal, Anchor anchor,
                     const std::regex& pattern, std::smatch& m, std::size_t from) {
   std::size_t lastTried = std::string::npos;
   for (std::size_t at = text.find(literal, from); at != std::string::npos; at = text.find(literal, at + 1)) {
     std::size_t start = at;
     if (anchor == Anchor::AtWordStart)
-      while (start > from && isWordChar(text[start - 1])) --start;
+      while (start > from && isRegexWordChar(text[start - 1])) --start;
     if (start == lastTried) continue;  // one word holding the literal twice: that start was tried in full
     lastTried = start;
     auto flags = std::regex_constants::match_continuous;

@@ -14,6 +14,12 @@
 
 namespace ks {
 
+// \w in the C locale: the characters a word (and \b's side of it) is made of, for scans that stand in for a
+// pattern's \w and \b.
+inline bool isRegexWordChar(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 // Where a match may begin relative to an occurrence of the literal.
 enum class Anchor {
   AtLiteral,    // the match begins with the literal

@@ -168,12 +168,8 @@ struct Assignment {
   std::size_t end = 0;     // just past the match
 };
 
-bool isWordChar(char c) {  // \w in the C locale
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 bool isNameStart(char c) {  // [A-Za-z_]
-  return isWordChar(c) && !(c >= '0' && c <= '9');
+  return isRegexWordChar(c) && !(c >= '0' && c <= '9');
 }
 
 bool isSpaceChar(char c) {  // \s in the C locale
@@ -220,7 +216,7 @@ bool intAt(std::string_view text, std::size_t at, Assignment& found) {
 bool digitsAt(std::string_view text, std::size_t at, Assignment& found) {
   std::size_t end = at;
   while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
-  if (end == at || (end < text.size() && isWordChar(text[end]))) return false;
+  if (end == at || (end < text.size() && isRegexWordChar(text[end]))) return false;
   found.value = text.substr(at, end - at);
   found.end = end;
   return true;
@@ -230,7 +226,7 @@ bool digitsAt(std::string_view text, std::size_t at, Assignment& found) {
 std::optional<Assignment> assignmentAt(std::string_view text, std::size_t at) {
   Assignment found;
   std::size_t i = at + 1;
-  while (i < text.size() && isWordChar(text[i])) ++i;
+  while (i < text.size() && isRegexWordChar(text[i])) ++i;
   found.name = text.substr(at, i - at);
   i = skipSpaces(text, i);
   if (i == text.size() || text[i] != '=') return std::nullopt;
@@ -244,7 +240,7 @@ std::vector<Assignment> assignments(std::string_view text) {
   std::vector<Assignment> found;
   std::size_t at = 0;
   while (at < text.size()) {
-    const bool nameStarts = (at == 0 || !isWordChar(text[at - 1])) && isNameStart(text[at]);  // \b[A-Za-z_]
+    const bool nameStarts = (at == 0 || !isRegexWordChar(text[at - 1])) && isNameStart(text[at]);  // \b[A-Za-z_]
     const std::optional<Assignment> a = nameStarts ? assignmentAt(text, at) : std::nullopt;
     if (!a) {
       ++at;
@@ -270,7 +266,7 @@ struct StageCountUse {
 std::optional<StageCountUse> firstStageCount(std::string_view text) {
   constexpr std::string_view word = "StageCount";
   for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-    if (at > 0 && isWordChar(text[at - 1])) continue;
+    if (at > 0 && isRegexWordChar(text[at - 1])) continue;
     const std::string_view rest = text.substr(at + word.size());
     std::size_t end = at + word.size();
     bool endsWord = false;  // the alternatives in the regex's order, each followed by \b
@@ -278,7 +274,7 @@ std::optional<StageCountUse> firstStageCount(std::string_view text) {
          {std::string_view("AutoCarveout"), std::string_view("Auto"), std::string_view()}) {
       if (!rest.starts_with(suffix)) continue;
       const std::size_t after = at + word.size() + suffix.size();
-      if (after == text.size() || !isWordChar(text[after])) {
+      if (after == text.size() || !isRegexWordChar(text[after])) {
         end = after;
         endsWord = true;
         break;
