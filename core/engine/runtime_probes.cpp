@@ -1081,6 +1081,10 @@ bool RuntimeProbes::referenceLooksSlowed(double loadedMinMs) {
   return referenceSlowed(a, loadedMinMs);
 }
 
+int RuntimeProbes::referenceAloneCalls() const {
+  return evidence_.referenceAlone.ran ? evidence_.referenceAlone.calls : 0;
+}
+
 void RuntimeProbes::referenceLoaded(double loadedMinMs, double loadedMedianMs, int calls) {
   ReferenceAloneEvidence& a = evidence_.referenceAlone;
   a.loadedMinMs = loadedMinMs;

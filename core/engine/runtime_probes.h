@@ -104,6 +104,7 @@ class RuntimeProbes {
   // Whether the reference's fastest timed call is slow enough against its time alone that more reference calls
   // should confirm it (a loaded machine slows any one call), and their fastest.
   bool referenceLooksSlowed(double loadedMinMs);  // measures the calibration workload once, after the trials
+  int referenceAloneCalls() const;                // the reference's calls timed alone (0: not timed alone)
   void referenceLoaded(double loadedMinMs, double loadedMedianMs, int calls);
   // Around each timed reference call with the candidate loaded (the loop's trials and the confirming calls):
   // the CPU that threads started since the reference was timed alone used meanwhile (thread_cpu.h).

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/protocol/json_codec.h"
 #include "tests/engine/python_environment.h"
 
 using namespace ks;
@@ -51,7 +52,8 @@ TEST_P(RuntimeCpuEntry, GetsARuntimeFlagOfItsFamilyAndNoOther) {
   }
   EXPECT_TRUE(found) << entry.path << " (" << entry.family << ") flags:" << describeFlags(r.runtimeFlags)
                      << "; correct: " << r.correctness.passed
-                     << "; float64-reference: " << r.probes.value("float64-reference", nlohmann::ordered_json()).dump();
+                     << "; timing: " << protocol::toJson(r).value("timing", nlohmann::ordered_json()).dump()
+                     << "; probes: " << r.probes.dump();
 }
 
 TEST_P(ControlEntry, GetsNoHackOrSuspiciousRuntimeFlag) {
