@@ -279,16 +279,24 @@ double machineSlowdown(const ReferenceAloneEvidence& a) {
   return std::max(1.0, a.loadedCalibrationMs / a.aloneCalibrationMs);
 }
 
+namespace {
+
+// A loaded time against the same statistic alone: slower by `ratio` and kSlowedMinMs beyond what the machine's
+// own slowdown would make of the time alone.
+bool slowedBeyondMachine(const ReferenceAloneEvidence& a, double aloneMs, double loadedMs, double ratio) {
+  const double expected = aloneMs * machineSlowdown(a);
+  return a.ran && std::isfinite(aloneMs) && std::isfinite(loadedMs) && loadedMs > ratio * expected &&
+         loadedMs - expected > kSlowedMinMs;
+}
+
+}  // namespace
+
 bool referenceSlowed(const ReferenceAloneEvidence& a, double loadedMinMs) {
-  const double expected = a.aloneMinMs * machineSlowdown(a);  // what load alone would make of it
-  return a.ran && std::isfinite(a.aloneMinMs) && std::isfinite(loadedMinMs) && loadedMinMs > kSlowedRatio * expected &&
-         loadedMinMs - expected > kSlowedMinMs;
+  return slowedBeyondMachine(a, a.aloneMinMs, loadedMinMs, kSlowedRatio);
 }
 
 bool referenceMedianSlowed(const ReferenceAloneEvidence& a) {
-  const double expected = a.aloneMedianMs * machineSlowdown(a);
-  return a.ran && std::isfinite(a.aloneMedianMs) && std::isfinite(a.loadedMedianMs) &&
-         a.loadedMedianMs > kSlowedMedianRatio * expected && a.loadedMedianMs - expected > kSlowedMinMs;
+  return slowedBeyondMachine(a, a.aloneMedianMs, a.loadedMedianMs, kSlowedMedianRatio);
 }
 
 bool threadsBusyBesideReference(const ReferenceAloneEvidence& a) {
@@ -588,14 +596,14 @@ void slowedReference(const ProbeEvidence& e, Flags& out) {
   // at times).
   const bool fastestSlower = referenceSlowed(a, a.loadedMinMs);
   const bool slower = fastestSlower || referenceMedianSlowed(a);
+  // After "the reference's": its loaded time against its time alone.
   const std::string loadedAgainstAlone =
-      fastestSlower ? "the reference's fastest call took " + num(a.loadedMinMs) + " ms with the candidate loaded and " +
+      fastestSlower ? "fastest call took " + num(a.loadedMinMs) + " ms with the candidate loaded and " +
                           num(a.aloneMinMs) + " ms before the candidate's program was imported"
-                    : "the reference's median call took " + num(a.loadedMedianMs) +
-                          " ms with the candidate loaded (its fastest " + num(a.loadedMinMs) +
-                          " ms: slowed at times, not always) and " + num(a.aloneMedianMs) +
+                    : "median call took " + num(a.loadedMedianMs) + " ms with the candidate loaded (its fastest " +
+                          num(a.loadedMinMs) + " ms: slowed at times, not always) and " + num(a.aloneMedianMs) +
                           " ms before the candidate's program was imported";
-  const std::string both = slower ? "; " + loadedAgainstAlone : "";
+  const std::string both = slower ? "; the reference's " + loadedAgainstAlone : "";
   Json names = Json::array();
   std::vector<int> lines;
   const TorchRebindEvidence* first = nullptr;
@@ -628,7 +636,7 @@ void slowedReference(const ProbeEvidence& e, Flags& out) {
     // a note for a person (a loaded machine can fake the first, an honest worker pool the second).
     const bool threads = threadsBusyBesideReference(a);
     add(out, "slowed-reference", threads ? "hack" : "suspicious", threads ? 0.9 : 0.6, "reference-alone",
-        "T" + loadedAgainstAlone.substr(1) + " (" + std::to_string(a.loadedCalls) +
+        "The reference's " + loadedAgainstAlone + " (" + std::to_string(a.loadedCalls) +
             " and " + std::to_string(a.calls) + " calls; a fixed workload slowed by " + num(machineSlowdown(a)) +
             " times between the two)" +
             (threads ? ", and " + std::to_string(a.foreignThreads) + " thread(s) the candidate's program started used " +
