@@ -176,7 +176,9 @@ std::string fromComments(const std::vector<std::string_view>& lines, std::size_t
     }
     if (!boilerplate)
       for (std::size_t k = i; k < end; ++k) {
-        const std::string_view text = trim(lines[k].substr(lines[k].find_first_not_of('#')));
+        std::string_view text = lines[k];
+        text.remove_prefix(std::min(text.find_first_not_of('#'), text.size()));  // "#####" leaves ""
+        text = trim(text);
         if (isDescriptive(text) && !containsNoCase(text, "http") && !containsNoCase(text, "test code"))
           return tidy(text);
       }

@@ -141,6 +141,21 @@ TEST(CudaL1Reader, ADeeplyNestedValueSkipsItsLineOnly) {
   EXPECT_EQ(run.tasks[1].key(), "L1/3");
 }
 
+// Found by fuzz_load_any: a reference whose comment block starts with a line of '#' alone made the reader
+// throw, and `kscope summary` said "internal error" and loaded nothing. Now the row loads, named from the
+// comment below the hashes.
+TEST(CudaL1Reader, AReferenceWithALineOfHashesLoads) {
+  test::TempDir dir;
+  const std::string hashes =
+      R"({"level_id": 1, "task_id": 2, "ref_code": "import torch\n##########\n# Softmax over rows\n)"
+      R"(class Model(nn.Module):\n    pass\n", "custom_code": "class ModelNew: pass", "score_default": 1.5})";
+  const RunFile run = readCudaL1(dir.write("hashes.jsonl", row(1, 1) + "\n" + hashes + "\n"));
+  EXPECT_TRUE(run.issues.empty()) << ::testing::PrintToString(messages(run));
+  ASSERT_EQ(run.tasks.size(), 2u);
+  EXPECT_EQ(run.tasks[1].key(), "L1/2");
+  EXPECT_EQ(run.tasks[1].name, "Softmax over rows");
+}
+
 TEST(CudaL1Reader, EmptyFileIsOneIssue) {
   test::TempDir dir;
   const RunFile run = readCudaL1(dir.write("empty.jsonl", "\n  \n"));

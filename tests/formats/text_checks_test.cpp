@@ -47,6 +47,15 @@ TEST(TaskName, FallsBackToCommentsHelpersAndLayers) {
   EXPECT_EQ(taskNameFromReference(""), "");
 }
 
+// Found by fuzz_load_any (2026-11-29): a comment line of '#' alone threw out_of_range, and the reader's
+// parallel loop turned that into "internal error" for the whole file.
+TEST(TaskName, ACommentLineOfHashesAloneIsSkipped) {
+  EXPECT_EQ(taskNameFromReference("import torch\n##########\n#\n# Fused softmax\nclass Model(nn.Module):\n"),
+            "Fused softmax");
+  EXPECT_EQ(taskNameFromReference("##########\nclass Model(nn.Module):\n    pass\n"), "");
+  EXPECT_EQ(taskNameFromReference("import torch\n#################\n"), "");
+}
+
 TEST(TaskName, LongNamesAreCutAtAWord) {
   const std::string name =
       taskNameFromReference("class Model(nn.Module):\n    \"\"\"Performs " + std::string(30, 'a') + " " +
