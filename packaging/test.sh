@@ -25,7 +25,15 @@ bash tests/fuzz/run.sh smoke
 # The pack that long runs on many-core machines use (docs/fuzzing.md): packed, unpacked and run a little.
 fuzz_work=${KSCOPE_FUZZ_BUILD:-build-fuzz}/fuzz-work
 KSCOPE_FUZZ_SEEDS=$fuzz_work/seeds bash tests/fuzz/run.sh pack "$fuzz_work/pack.tar.gz"
+rm -rf "$fuzz_work/pack-run" "$fuzz_work/pack-run2"
 bash tests/fuzz/run-pack.sh "$fuzz_work/pack.tar.gz" none "$fuzz_work/pack-run" 10 event_decoder:1:500 \
   request_decoder:1:500
+# The next call starts from the corpora the last one left (its output folder, one tar a target).
+# libFuzzer names an input by its SHA-1, so every input of the first must be in the second's corpus.
+inputs() { tar -tzf "$1" | grep -v '/$' | sort; }
+bash tests/fuzz/run-pack.sh "$fuzz_work/pack.tar.gz" "$fuzz_work/pack-run" "$fuzz_work/pack-run2" 10 event_decoder:1:200
+lost=$(comm -23 <(inputs "$fuzz_work/pack-run/corpus-event_decoder.tar.gz") \
+  <(inputs "$fuzz_work/pack-run2/corpus-event_decoder.tar.gz") | wc -l)
+((lost == 0)) || { echo "run-pack: the second run did not start from the first's corpus ($lost inputs lost)" >&2; exit 1; }
 bash packaging/check-deps.sh "${KSCOPE_FUZZ_BUILD:-build-fuzz}" --list packaging/debian-build-deps.txt \
   --list packaging/debian-test-deps.txt

@@ -2,13 +2,13 @@
 # Long fuzzing on a machine without clang (the GPU machine; docs/fuzzing.md, "Long runs on many cores"): the
 # binaries and seeds of `run.sh pack`, the corpora of earlier runs, and a plan of how many workers and
 # executions each target gets. Each target runs as its own `run.sh long`, all at once; the grown corpora,
-# the logs and the table go to OUTDIR for the next run and for the record: three files (the device tool
-# brings back only a few), table.txt, corpora.tar.gz and logs.tar.gz (each target's run.sh output, logs and
-# artifacts).
-#   bash tests/fuzz/run-pack.sh PACK.tar.gz CORPORA.tar.gz|none OUTDIR SECONDS TARGET:WORKERS:RUNS...
-# CORPORA.tar.gz holds corpus/<target>/ folders (what an earlier run left in OUTDIR/corpora.tar.gz, or
-# `tar -czf corpora.tar.gz -C build-fuzz/fuzz-work corpus`). SECONDS bounds every worker; RUNS is the
-# target's executions in all, split between its WORKERS. KSCOPE_FUZZ_FLAGS as in run.sh.
+# the logs and the table go to OUTDIR for the next run and for the record, few files (the device tool brings
+# back at most 8, 16 MiB each): table.txt, logs.tar.gz (each target's run.sh output, logs and artifacts) and
+# one corpus-<target>.tar.gz a target (four grown corpora in one tar outgrew 16 MiB on 2026-11-29).
+#   bash tests/fuzz/run-pack.sh PACK.tar.gz CORPORA|none OUTDIR SECONDS TARGET:WORKERS:RUNS...
+# CORPORA is a .tar.gz holding corpus/<target>/ folders (`tar -czf corpora.tar.gz -C build-fuzz/fuzz-work
+# corpus`) or a folder whose every *.tar.gz is one (an earlier run's OUTDIR). SECONDS bounds every worker;
+# RUNS is the target's executions in all, split between its WORKERS. KSCOPE_FUZZ_FLAGS as in run.sh.
 # Exit status 1 when any target crashed, leaked, timed out or ran out of memory (artifacts in OUTDIR).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -22,7 +22,11 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/pack" "$stage/work" "$out"
 tar -xzf "$pack" -C "$stage/pack"
-[ "$corpora" = none ] || tar -xzf "$corpora" -C "$stage/work"
+if [ -d "$corpora" ]; then
+  for f in "$corpora"/*.tar.gz; do [ -e "$f" ] && tar -xzf "$f" -C "$stage/work"; done
+elif [ "$corpora" != none ]; then
+  tar -xzf "$corpora" -C "$stage/work"
+fi
 
 # LeakSanitizer stops the world with ptrace; where a container forbids that, every exit would count as a
 # crash. Try it once on a known-good target and say which way the run goes.
@@ -60,6 +64,11 @@ for t in "${names[@]}"; do
   IFS=$'\t' read -ra cells <"$stage/runs/$t/rows/$t"
   printf "$row" "${cells[@]}" | tee -a "$out/table.txt"
 done
-tar -czf "$out/corpora.tar.gz" -C "$stage/work" corpus
+for t in "${names[@]}"; do
+  tar -czf "$out/corpus-$t.tar.gz" -C "$stage/work" "corpus/$t"
+  size=$(stat -c %s "$out/corpus-$t.tar.gz")
+  ((size <= 16 * 1024 * 1024)) ||
+    echo "run-pack: corpus-$t.tar.gz is $((size >> 20)) MiB: over the 16 MiB a file the device tool brings back" >&2
+done
 tar -czf "$out/logs.tar.gz" -C "$stage/runs" --exclude=corpus --exclude=seeds .
 exit $rc
