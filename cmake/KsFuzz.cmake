@@ -8,8 +8,8 @@ if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
 endif()
 # Build type Fuzz (tests/fuzz/run.sh): optimised, asserts kept (no NDEBUG), line tables for the reports.
 # project() has already made an empty CMAKE_CXX_FLAGS_FUZZ cache entry for this build type it does not know,
-# so a plain CACHE default would never apply (it did not, until 2026-11-29: the targets ran at -O0, a third
-# of their speed). Empty means ours; a value given with -D is kept.
+# so a plain CACHE default would never apply (it did not, until 2026-11-29: the targets ran at -O0, 2.4 to 5
+# times slower a worker; docs/fuzzing.md). Empty means ours; a value given with -D is kept.
 if(NOT CMAKE_CXX_FLAGS_FUZZ)
   set(CMAKE_CXX_FLAGS_FUZZ "-O2" CACHE STRING "Flags of the Fuzz build type" FORCE)
 endif()
