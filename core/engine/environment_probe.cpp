@@ -6,23 +6,18 @@
 #include <fstream>
 
 #include "core/engine/nvml_probe.h"
+#include "core/model/text_trim.h"
 
 namespace py = pybind11;
 
 namespace ks::engine {
 namespace {
 
-std::string trim(std::string s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
 std::string cpuModel() {
   std::ifstream in("/proc/cpuinfo");
   for (std::string line; std::getline(in, line);)
     if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
-      return trim(line.substr(line.find(':') + 1));
+      return std::string(trimmed(std::string_view(line).substr(line.find(':') + 1)));
   return "";
 }
 
@@ -38,8 +33,8 @@ std::string procDriverVersion() {
   if (!std::getline(in, line)) return "";
   const auto at = line.find("Kernel Module");
   if (at == std::string::npos) return "";
-  std::string rest = trim(line.substr(at + 13));
-  return rest.substr(0, rest.find_first_of(" \t"));
+  const std::string_view rest = trimmed(std::string_view(line).substr(at + 13));
+  return std::string(rest.substr(0, rest.find_first_of(" \t")));
 }
 
 std::string str(const py::handle& h) { return h.is_none() ? "" : py::str(h).cast<std::string>(); }

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string_view>
 
+#include "core/model/text_trim.h"
+
 namespace ks {
 
 namespace {
@@ -183,9 +185,8 @@ std::vector<std::pair<std::string, int>> pastedIdentifiers(const std::string& so
       std::string param;
       for (std::size_t k = e + 1; k <= close; ++k) {
         if (text[k] == ',' || k == close) {
-          param.erase(0, param.find_first_not_of(" \t"));
-          param.erase(param.find_last_not_of(" \t") + 1);
-          if (!param.empty()) macro.params.push_back(param);
+          if (const std::string_view name = trimmed(param, " \t"); !name.empty())
+            macro.params.emplace_back(name);
           param.clear();
         } else {
           param += text[k];
@@ -221,9 +222,7 @@ std::vector<std::pair<std::string, int>> pastedIdentifiers(const std::string& so
       if (j >= source.size() || args.size() != macro.params.size()) continue;
       std::string body = macro.body;
       for (std::size_t a = 0; a < args.size(); ++a) {
-        std::string arg = args[a];
-        arg.erase(0, arg.find_first_not_of(" \t\n"));
-        arg.erase(arg.find_last_not_of(" \t\n") + 1);
+        const std::string_view arg = trimmed(args[a], " \t\n");
         std::string replaced;
         for (std::size_t b = 0; b < body.size();) {
           if (body.compare(b, macro.params[a].size(), macro.params[a]) == 0 &&

@@ -4,16 +4,9 @@
 #include <cmath>
 #include <system_error>
 
+#include "core/model/text_trim.h"
+
 namespace ks {
-namespace {
-
-std::string trimmed(std::string cell) {
-  const std::size_t first = cell.find_first_not_of(" \t");
-  if (first == std::string::npos) return {};
-  return cell.substr(first, cell.find_last_not_of(" \t") - first + 1);
-}
-
-}  // namespace
 
 std::optional<std::vector<std::string>> splitCsvRow(std::string_view line) {
   if (line.ends_with('\r')) line.remove_suffix(1);
@@ -35,7 +28,7 @@ std::optional<std::vector<std::string>> splitCsvRow(std::string_view line) {
       quoted = wasQuoted = true;
       cell.clear();
     } else if (c == ',') {
-      cells.push_back(wasQuoted ? cell : trimmed(std::move(cell)));
+      cells.push_back(wasQuoted ? cell : std::string(trimmed(cell, " \t")));
       cell.clear();
       wasQuoted = false;
     } else if (!wasQuoted || (c != ' ' && c != '\t')) {
@@ -43,7 +36,7 @@ std::optional<std::vector<std::string>> splitCsvRow(std::string_view line) {
     }
   }
   if (quoted) return std::nullopt;
-  cells.push_back(wasQuoted ? cell : trimmed(std::move(cell)));
+  cells.push_back(wasQuoted ? cell : std::string(trimmed(cell, " \t")));
   return cells;
 }
 

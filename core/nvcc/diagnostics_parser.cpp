@@ -3,6 +3,7 @@
 #include <regex>
 #include <sstream>
 
+#include "core/model/text_trim.h"
 #include "core/nvcc/demangle.h"
 
 namespace ks::nvcc {
@@ -24,13 +25,6 @@ Severity severityOf(const std::string& word) {
   if (word == "note") return Severity::Note;
   if (word == "remark") return Severity::Remark;
   return Severity::Error;  // error, fatal, fatal error, catastrophic error, internal error
-}
-
-std::string trim(const std::string& s) {
-  auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  auto e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
 }
 
 bool isHeader(const std::string& line) {
@@ -62,7 +56,7 @@ std::vector<Diagnostic> parseDiagnostics(const std::string& compilerOutput) {
       d.message = m[4];
       // Continuation: indented lines up to a blank line or the next message. A line followed by a caret
       // line is the quoted source; the caret's position gives the column (the quote is indented by 2).
-      for (std::size_t j = i + 1; j < lines.size() && !trim(lines[j]).empty() && !isHeader(lines[j]); ++j) {
+      for (std::size_t j = i + 1; j < lines.size() && !trimmed(lines[j]).empty() && !isHeader(lines[j]); ++j) {
         if (j + 1 < lines.size() && std::regex_match(lines[j + 1], kCaret)) {
           d.excerpt = lines[j].size() >= 2 ? lines[j].substr(2) : lines[j];
           auto caret = lines[j + 1].find('^');
@@ -70,7 +64,8 @@ std::vector<Diagnostic> parseDiagnostics(const std::string& compilerOutput) {
           i = ++j;
           continue;
         }
-        d.message += "\n" + trim(lines[j]);
+        d.message += "\n";
+        d.message += trimmed(lines[j]);
         i = j;
       }
       out.push_back(std::move(d));

@@ -5,6 +5,7 @@
 
 #include "core/formats/gemm_tile_config.h"
 #include "core/model/task.h"
+#include "core/model/text_trim.h"
 
 namespace ks {
 namespace {
@@ -13,12 +14,6 @@ std::string upper(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   return s;
-}
-
-std::string trimmed(const std::string& s) {
-  const auto first = s.find_first_not_of(" \n\t");
-  if (first == std::string::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \n\t") - first + 1);
 }
 
 // "128" or "128 / 256" when the source writes several values; a name (a template parameter such as
@@ -49,13 +44,13 @@ GemmTaskSummary gemmTaskSummary(const Task& task, const Candidate* candidate) {
 
   const std::string& d = task.referenceDescription;
   const auto fence = d.find("```");
-  s.words = trimmed(d.substr(0, fence));
+  s.words = trimmed(std::string_view(d).substr(0, fence));
   if (fence != std::string::npos) {
     const auto bodyStart = d.find('\n', fence);
     const auto close = bodyStart == std::string::npos ? std::string::npos : d.find("```", bodyStart);
     if (bodyStart != std::string::npos)
-      s.code = trimmed(
-          d.substr(bodyStart + 1, close == std::string::npos ? std::string::npos : close - bodyStart - 1));
+      s.code = trimmed(std::string_view(d).substr(
+          bodyStart + 1, close == std::string::npos ? std::string::npos : close - bodyStart - 1));
   }
 
   if (candidate && candidate->code) {

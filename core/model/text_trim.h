@@ -1,0 +1,18 @@
+#pragma once
+// Trimming blanks from both ends of a text: the one rule for it that the readers (CSV cells), the nvcc
+// diagnostics parser, the engine's environment probe and the views share.
+#include <string_view>
+
+namespace ks {
+
+// Spaces, tabs and line ends: what a line read from a file or a command's output may carry around its text.
+inline constexpr std::string_view kBlanks = " \t\r\n";
+
+// `text` without the `blanks` at its start and end; empty when it holds nothing else. A view into `text`.
+constexpr std::string_view trimmed(std::string_view text, std::string_view blanks = kBlanks) {
+  const std::size_t first = text.find_first_not_of(blanks);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(blanks) - first + 1);
+}
+
+}  // namespace ks
