@@ -72,7 +72,7 @@ set +e
 inroot "$root" "cd /src/kernelscope && bash packaging/test.sh" >"$work/test.log" 2>&1
 rc=$?
 set -e
-grep -E "^install-deps|^-- KernelScope|tests passed|tests failed|Total Test time" "$work/test.log" | cut -c1-300
+grep -E "^install-deps|^-- KernelScope|tests passed|tests failed|Total Test time|^fuzz: [0-9]+ targets, [0-9]+ crash" "$work/test.log" | cut -c1-300
 echo "README test command: exit $rc, $((SECONDS - start)) s (log $work/test.log)"
 tail -4 "$work/test.log"
 ((rc == 0)) || exit 1
