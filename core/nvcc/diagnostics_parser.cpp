@@ -56,7 +56,8 @@ std::vector<Diagnostic> parseDiagnostics(const std::string& compilerOutput) {
       d.message = m[4];
       // Continuation: indented lines up to a blank line or the next message. A line followed by a caret
       // line is the quoted source; the caret's position gives the column (the quote is indented by 2).
-      for (std::size_t j = i + 1; j < lines.size() && !trimmed(lines[j]).empty() && !isHeader(lines[j]); ++j) {
+      for (std::size_t j = i + 1; j < lines.size() && !trimmed(lines[j]).empty() && !isHeader(lines[j]);
+           ++j) {
         if (j + 1 < lines.size() && std::regex_match(lines[j + 1], kCaret)) {
           d.excerpt = lines[j].size() >= 2 ? lines[j].substr(2) : lines[j];
           auto caret = lines[j + 1].find('^');

@@ -91,9 +91,10 @@ leftover = subprocess.Popen(["sleep", "@TOKEN@"], start_new_session=True)
 subprocess.run(["sh", "-c", "setsid sleep @TOKEN@ >/dev/null 2>&1 < /dev/null &"], check=True)
 
 
-# The leftovers once they run `sleep` itself. A process on its way there (the shell's child before its exec,
-# setsid before its own) also holds the token in its command line, and one in the middle of an exec reads
-# as no command line at all: counting those made the count go 2, then 1, about once in 70 runs on 2 busy cores.
+# The leftovers once they run `sleep` itself. A process on its way there (the shell's child before its
+# exec, setsid before its own) also holds the token in its command line, and one in the middle of an exec
+# reads as no command line at all: counting those made the count go 2, then 1, about once in 70 runs on
+# 2 busy cores.
 def running():
     n = 0
     for pid in filter(str.isdigit, os.listdir("/proc")):
