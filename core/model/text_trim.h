@@ -1,6 +1,6 @@
 #pragma once
-// Trimming blanks from both ends of a text: the one rule for it that the readers (CSV cells), the nvcc
-// diagnostics parser, the engine's environment probe and the views share.
+// Trimming blanks from both ends of a text: the one rule for it, for every layer (readers, checks, engine,
+// views).
 #include <string_view>
 
 namespace ks {
