@@ -23,10 +23,10 @@ function(ks_add_test name)
   add_executable(${name} ${A_SOURCES})
   target_link_libraries(${name} PRIVATE ${A_DEPS} GTest::gtest GTest::gtest_main)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
-  target_compile_definitions(${name} PRIVATE
-    KS_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    KS_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared"
-    KS_BINARY_DIR="${CMAKE_BINARY_DIR}")
+  # KS_SOURCE_DIR, KS_SHARED_DIR and KS_BINARY_DIR come from tests/ks_test_paths.h (generated), included
+  # only by the tests that read files: a definition on the command line would differ in every clone and
+  # keep the compiler cache from serving any of the target's objects.
+  target_include_directories(${name} PRIVATE ${CMAKE_BINARY_DIR}/generated)
   ks_target_warnings(${name})
   set(labels unit)
   if(A_LABELS)

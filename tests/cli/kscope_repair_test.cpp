@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tests/cli/cli_test_support.h"
+#include "ks_test_paths.h"
 
 namespace {
 

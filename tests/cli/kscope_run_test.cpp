@@ -15,6 +15,7 @@
 
 #include "core/supervisor/supervisor_options.h"
 #include "tests/cli/cli_test_support.h"
+#include "ks_test_paths.h"
 
 namespace {
 

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "ks_test_paths.h"
 
 namespace fs = std::filesystem;
 

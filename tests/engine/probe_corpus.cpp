@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include "ks_test_paths.h"
 
 namespace ks::engine::testing {
 namespace {

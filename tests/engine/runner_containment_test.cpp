@@ -16,6 +16,7 @@
 #include "core/sandbox/landlock_rules.h"
 #include "tests/engine/runner_process.h"
 #include "tests/engine/task_programs.h"
+#include "ks_test_paths.h"
 
 using namespace ks;
 using namespace ks::protocol;

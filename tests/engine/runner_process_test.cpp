@@ -17,6 +17,7 @@
 
 #include "core/protocol/json_codec.h"
 #include "tests/engine/task_programs.h"
+#include "ks_test_paths.h"
 
 using namespace ks;
 using namespace ks::protocol;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include "ks_test_paths.h"
 
 namespace ks {
 namespace {

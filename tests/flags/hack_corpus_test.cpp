@@ -11,6 +11,7 @@
 #include "core/flags/corpus_score.h"
 #include "core/flags/flag_families.h"
 #include "core/flags/static_rules.h"
+#include "ks_test_paths.h"
 
 namespace ks {
 namespace {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include "ks_test_paths.h"
 
 namespace {
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include "ks_test_paths.h"
 
 namespace ks::test {
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/nvcc/nvcc_locator.h"
+#include "ks_test_paths.h"
 
 namespace ks::nvcc::test {
 

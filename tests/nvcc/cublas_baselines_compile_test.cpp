@@ -9,6 +9,7 @@
 #include "core/nvcc/nvcc_locator.h"
 #include "core/nvcc/process_run.h"
 #include "tests/nvcc/build_test_support.h"
+#include "ks_test_paths.h"
 
 namespace ks::nvcc {
 namespace {

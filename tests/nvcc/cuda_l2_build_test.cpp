@@ -17,6 +17,7 @@
 #include "core/nvcc/process_run.h"
 #include "core/nvcc/torch_setup.h"
 #include "tests/nvcc/build_test_support.h"
+#include "ks_test_paths.h"
 
 namespace ks::nvcc {
 namespace {

@@ -9,6 +9,7 @@
 #include "core/nvcc/python_sources_build.h"
 #include "core/nvcc/torch_setup.h"
 #include "tests/nvcc/build_test_support.h"
+#include "ks_test_paths.h"
 
 namespace ks::nvcc {
 namespace {

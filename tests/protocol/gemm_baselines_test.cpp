@@ -9,6 +9,7 @@
 
 #include "core/protocol/gemm_baselines.h"
 #include "core/protocol/json_codec.h"
+#include "ks_test_paths.h"
 
 namespace ks::protocol {
 namespace {

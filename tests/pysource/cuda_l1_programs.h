@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "ks_test_paths.h"
 
 namespace ks::testdata {
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/repair/repair_test_support.h"
+#include "ks_test_paths.h"
 
 namespace ks::repair {
 namespace {

@@ -13,6 +13,7 @@
 #include "core/pysource/embedded_sources.h"
 #include "core/pysource/py_module.h"
 #include "tests/repair/repair_test_support.h"
+#include "ks_test_paths.h"
 
 namespace ks::repair {
 namespace {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include "ks_test_paths.h"
 
 namespace ks::repair::test {
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/formats/cuda_l1_reader.h"
+#include "ks_test_paths.h"
 
 namespace ks {
 namespace {

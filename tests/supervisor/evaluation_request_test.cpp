@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/formats/cuda_l2_reader.h"
+#include "ks_test_paths.h"
 
 namespace ks::supervisor {
 namespace {

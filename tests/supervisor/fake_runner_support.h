@@ -15,6 +15,7 @@
 #include "core/protocol/request.h"
 #include "core/supervisor/runner_client.h"
 #include "core/supervisor/supervisor_options.h"
+#include "ks_test_paths.h"
 
 namespace ks::supervisor::fake {
 

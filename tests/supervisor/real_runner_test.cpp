@@ -11,6 +11,7 @@
 #include "core/protocol/json_codec.h"
 #include "core/supervisor/runner_supervisor.h"
 #include "tests/supervisor/fake_runner_support.h"
+#include "ks_test_paths.h"
 
 namespace ks::supervisor {
 namespace {

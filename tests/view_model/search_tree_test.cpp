@@ -16,6 +16,7 @@
 #include "tests/view_model/synthetic_run.h"
 #include "views/model/loaded_run.h"
 #include "views/model/measured_history.h"
+#include "ks_test_paths.h"
 
 namespace ks {
 namespace {

@@ -18,6 +18,7 @@
 #include "views/model/roofline.h"
 #include "views/model/shape_map.h"
 #include "views/model/speedup_trust.h"
+#include "ks_test_paths.h"
 
 namespace ks {
 namespace {

@@ -34,6 +34,7 @@
 #include "views/widgets/code_editor.h"
 #include "views/widgets/flags_view.h"
 #include "views/widgets/task_table.h"
+#include "ks_test_paths.h"
 
 namespace ks {
 namespace {

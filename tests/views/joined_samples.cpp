@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include "ks_test_paths.h"
 
 namespace ks::test {
 

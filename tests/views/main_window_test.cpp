@@ -40,6 +40,7 @@
 #include "views/widgets/flags_view.h"
 #include "views/widgets/load_issues_view.h"
 #include "views/widgets/task_table.h"
+#include "ks_test_paths.h"
 
 namespace ks {
 namespace {

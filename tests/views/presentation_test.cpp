@@ -23,6 +23,7 @@
 #include "views/model/slide_deck.h"
 #include "views/widgets/presentation_view.h"
 #include "views/widgets/task_table.h"
+#include "ks_test_paths.h"
 
 namespace ks {
 namespace {

@@ -36,6 +36,7 @@
 #include "views/widgets/run_result_view.h"
 #include "views/widgets/run_settings_bar.h"
 #include "views/widgets/task_table.h"
+#include "ks_test_paths.h"
 
 namespace ks {
 namespace {

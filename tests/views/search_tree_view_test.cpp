@@ -30,6 +30,7 @@
 #include "views/widgets/code_editor.h"
 #include "views/widgets/search_tree_canvas.h"
 #include "views/widgets/task_table.h"
+#include "ks_test_paths.h"
 
 namespace ks {
 namespace {

@@ -31,6 +31,7 @@
 #include "views/widgets/gemm_task_header.h"
 #include "views/widgets/shape_map_canvas.h"
 #include "views/widgets/shape_map_view.h"
+#include "ks_test_paths.h"
 
 namespace ks {
 namespace {

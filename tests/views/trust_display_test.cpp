@@ -30,6 +30,7 @@
 #include "views/models/candidate_table_model.h"
 #include "views/models/measurement_table_model.h"
 #include "views/widgets/run_result_view.h"
+#include "ks_test_paths.h"
 
 namespace ks {
 namespace {
