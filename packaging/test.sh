@@ -4,12 +4,16 @@
 # on this machine fails here, not on a new user's), then run every test, then the fuzz smoke run (every
 # reader and the runner's request decoder under libFuzzer, a few seconds each; tests/fuzz/run.sh).
 # GPU-labelled tests skip with a message on a machine without CUDA; GUI tests run offscreen.
+# At its end (failed or not) it prints where the time went: a table of its phases, each test label's summed
+# test time and the slowest tests (packaging/phase-table.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${KSCOPE_BUILD_DIR:-build}
-bash packaging/install-deps.sh packaging/debian-build-deps.txt packaging/debian-test-deps.txt
-bash packaging/build.sh -DKSCOPE_WERROR=ON
-bash packaging/check-deps.sh "$build"
+source packaging/phase-table.sh
+trap 'phase_table "$build/test-junit.xml"' EXIT
+phase install bash packaging/install-deps.sh packaging/debian-build-deps.txt packaging/debian-test-deps.txt
+phase build bash packaging/build.sh -DKSCOPE_WERROR=ON
+phase check-deps bash packaging/check-deps.sh "$build"
 # The check must still reject the list that broke a fresh machine (it lacked libqt6opengl6-dev).
 if out=$(bash packaging/check-deps.sh "$build" --list tests/packaging/debian-build-deps-before-issue-12.txt 2>&1) ||
   ! grep -q "add libqt6opengl6-dev" <<<"$out"; then
@@ -18,11 +22,23 @@ if out=$(bash packaging/check-deps.sh "$build" --list tests/packaging/debian-bui
 fi
 echo "check-deps: rejects the pre-issue-12 list, naming libqt6opengl6-dev: ok"
 export QT_QPA_PLATFORM=offscreen
-ctest --test-dir "$build" --output-on-failure -j2
+phase ctest ctest --test-dir "$build" --output-on-failure -j2 --output-junit test-junit.xml
+# The GUI tests again under AddressSanitizer and UBSan, so that a use after free or undefined behaviour in a
+# menu path fails a test rather than a user's window at times: their own build (build-asan) of what they link,
+# without the runner (the re-run tests skip there; they ran above). Leaks are not checked: Qt and fontconfig
+# keep their caches to the end of the process by design.
+asan=${KSCOPE_ASAN_BUILD_DIR:-build-asan}
+phase asan-build bash -c "cmake -S . -B '$asan' -G Ninja -DPython3_EXECUTABLE=/usr/bin/python3 -DKSCOPE_ENGINE=OFF \
+  -DKSCOPE_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DKSCOPE_WERROR=ON >/dev/null &&
+  cmake --build '$asan' --target views_tests view_model_tests -j$(nproc)"
+phase asan-gui env ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:detect_stack_use_after_return=1 \
+  UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir "$asan" --output-on-failure -j2 \
+  -L 'gui|unit' -E '_NOT_BUILT$|^cuda_l2_sample$|^search_case_study_record$'
 # Fuzz smoke run: its own clang build of the readers (build-fuzz), then each target for a few seconds; the
 # test list must bring clang and libFuzzer (the check reads that tree's configure cache).
-bash tests/fuzz/run.sh smoke
+phase fuzz-smoke bash tests/fuzz/run.sh smoke
 # The pack that long runs on many-core machines use (docs/fuzzing.md): packed, unpacked and run a little.
+phase_start fuzz-pack
 fuzz_work=${KSCOPE_FUZZ_BUILD:-build-fuzz}/fuzz-work
 KSCOPE_FUZZ_SEEDS=$fuzz_work/seeds bash tests/fuzz/run.sh pack "$fuzz_work/pack.tar.gz"
 rm -rf "$fuzz_work/pack-run" "$fuzz_work/pack-run2"
@@ -37,3 +53,4 @@ lost=$(comm -23 <(inputs "$fuzz_work/pack-run/corpus-event_decoder.tar.gz") \
 ((lost == 0)) || { echo "run-pack: the second run did not start from the first's corpus ($lost inputs lost)" >&2; exit 1; }
 bash packaging/check-deps.sh "${KSCOPE_FUZZ_BUILD:-build-fuzz}" --list packaging/debian-build-deps.txt \
   --list packaging/debian-test-deps.txt
+phase_end

@@ -16,6 +16,7 @@
 #include "core/nvcc/torch_setup.h"
 #include "core/repair/build_cause.h"
 #include "views/model/code_problems.h"
+#include "views/model/loaded_run.h"
 #include "views/model/open_run.h"
 #include "views/widgets/code_compare_view.h"
 
@@ -23,8 +24,10 @@ namespace ks {
 namespace {
 
 const QString kArchKey = QStringLiteral("compile/arch");
+const QString kSecondsKey = QStringLiteral("compile/lastSeconds");
 
-CompileCommand::Outcome compile(std::string program, std::string arch, int row, bool forRun) {
+CompileCommand::Outcome compile(std::string program, std::string arch, int row, bool forRun,
+                                std::shared_ptr<std::atomic<bool>> cancel) {
   static std::atomic<int> serial{0};
   CompileCommand::Outcome out{{}, {}, std::move(program), std::move(arch), row, forRun};
   nvcc::TorchSetup torch = nvcc::discoverTorchSetup("python3");
@@ -38,8 +41,10 @@ CompileCommand::Outcome compile(std::string program, std::string arch, int row, 
   nvcc::addCudaHeaderShim(torch, scratch / "shim");
   std::error_code ec;
   std::filesystem::create_directories(scratch / "build", ec);
-  out.result =
-      nvcc::buildPythonSources(out.program, nvcc::compileCheckOptions(torch, out.arch, scratch / "build"));
+  nvcc::BuildOptions options = nvcc::compileCheckOptions(torch, out.arch, scratch / "build");
+  options.cancel = cancel.get();
+  out.result = nvcc::buildPythonSources(out.program, options);
+  out.cancelled = cancel->load();
   std::filesystem::remove_all(scratch, ec);
   return out;
 }
@@ -96,13 +101,28 @@ void CompileCommand::start(bool forRun) {
     return;
   }
   const QString target = arch();
+  m_cancel = std::make_shared<std::atomic<bool>>(false);
+  const std::shared_ptr<const LoadedRun>& run = m_open->run();
+  const int row = m_open->currentRow();
+  QString what;
+  if (run && row >= 0 && row < run->rowCount()) {
+    const Candidate* c = run->candidate(row);
+    what = QString::fromStdString(run->task(row).key() + (c && !c->id.empty() ? " " + c->id : std::string()));
+  }
+  emit started(what.isEmpty() ? tr("for %1").arg(target) : tr("%1 for %2").arg(what, target));
   emit message(forRun ? tr("No GPU here: Run compiles the kernel for %1 with nvcc instead of running it "
                            "(torch cannot build it without a GPU)…")
                             .arg(target)
                       : tr("Compiling for %1 with nvcc (no GPU needed)…").arg(target));
   m_watcher.setFuture(QtConcurrent::run(compile, m_code->candidateProgram().toStdString(),
-                                        target.toStdString(), m_open->currentRow(), forRun));
+                                        target.toStdString(), m_open->currentRow(), forRun, m_cancel));
 }
+
+void CompileCommand::cancel() {
+  if (m_cancel && m_watcher.isRunning()) m_cancel->store(true);
+}
+
+double CompileCommand::lastSeconds() { return QSettings().value(kSecondsKey, 0.0).toDouble(); }
 
 QString CompileCommand::summary(const Outcome& out) {
   const QString arch = QString::fromStdString(out.arch);
@@ -136,6 +156,14 @@ QString CompileCommand::summary(const Outcome& out) {
 
 void CompileCommand::show() {
   const Outcome out = m_watcher.result();
+  if (out.cancelled) {
+    const QString summary = tr("Compile cancelled: nvcc was stopped, nothing is marked");
+    emit message(summary);
+    emit finished(summary);
+    return;
+  }
+  if (out.error.empty() && out.result.compileSeconds > 0)
+    QSettings().setValue(kSecondsKey, out.result.compileSeconds);
   QString summary = out.forRun ? tr("No GPU here: Run compiled the kernel instead of running it: %1")
                                      .arg(CompileCommand::summary(out))
                                : tr("Compile: %1").arg(CompileCommand::summary(out));

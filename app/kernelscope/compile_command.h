@@ -7,6 +7,8 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+#include <atomic>
+#include <memory>
 #include <string>
 
 #include "core/nvcc/build_result.h"
@@ -31,6 +33,7 @@ class CompileCommand : public QObject {
     int row = -1;
     bool forRun =
         false;  // Run asked for it on a machine without a GPU (RunController::compilesInsteadOfRunning)
+    bool cancelled = false;
   };
 
   CompileCommand(CodeCompareView* code, const OpenRun* open, QWidget* window);
@@ -39,6 +42,8 @@ class CompileCommand : public QObject {
   QString arch();  // the chosen architecture ("sm_90a")
   void setArch(const QString& arch);
   bool isRunning() const { return m_watcher.isRunning(); }
+  // How long the last compile took on this machine (remembered), for the progress's estimate; 0 if none yet.
+  static double lastSeconds();
 
  public slots:
   void trigger();
@@ -46,9 +51,13 @@ class CompileCommand : public QObject {
   // ("No GPU here: Run compiled the kernel for sm_90a instead of running it: …").
   void compileForRun();
   void chooseArch();
+  // Stops the compile in flight: nvcc's process group is killed and nothing is marked.
+  void cancel();
 
  signals:
   void message(const QString& text);  // for the status bar
+  // A compile began (what and for which architecture, "L1/12 r2 for sm_90a"); `finished` always follows.
+  void started(const QString& what);
   void finished(const QString& summary);
 
  public:
@@ -66,6 +75,7 @@ class CompileCommand : public QObject {
   QAction* m_compile;
   QAction* m_chooseArch;
   QFutureWatcher<Outcome> m_watcher;
+  std::shared_ptr<std::atomic<bool>> m_cancel;  // the compile in flight's; shared with its thread
 };
 
 }  // namespace ks

@@ -364,8 +364,9 @@ void MainWindow::applyDefaultLayout() {
     addToolBar(Qt::TopToolBarArea, m_runBar);
     m_runBar->show();
   }
-  const int width = isVisible() ? this->width() : kDefaultSize.width();
-  const int height = isVisible() ? this->height() : kDefaultSize.height();
+  const QSize size = isVisible() ? this->size() : defaultSize();
+  const int width = size.width();
+  const int height = size.height();
   const int tasks = std::max(kMinimumTasks.width(), width * 9 / 40);  // 340 of 1500
   const int bottom = std::max(width - tasks, 2 * kMinimumBottomPane.width());
   resizeDocks({m_tasksDock}, {tasks}, Qt::Horizontal);
@@ -403,12 +404,7 @@ bool MainWindow::layoutUsable(QString* why) const {
 void MainWindow::resetLayout() {
   QSettings settings;
   for (const QString& key : {kGeometryKey, kStateKey, kCodeStateKey}) settings.remove(key);
-  if (!isMaximized() && !isFullScreen()) {
-    QSize size = kDefaultSize;
-    if (const QScreen* screen = this->screen())
-      size = size.boundedTo(screen->availableGeometry().size() - QSize(16, 48));
-    resize(size.expandedTo(minimumSizeHint()));
-  }
+  if (!isMaximized() && !isFullScreen()) resize(defaultSize());
   applyDefaultLayout();
   m_center->setCurrentWidget(m_code);
 }
@@ -428,9 +424,22 @@ void MainWindow::showEvent(QShowEvent* event) {
   });
 }
 
+QSize MainWindow::fittedSize(QSize wanted, QSize available, QSize least) {
+  // The screen's free area less the window frame bounds it, but never below what the panes need.
+  return wanted.boundedTo(available - QSize(16, 48)).expandedTo(least.boundedTo(available));
+}
+
+QSize MainWindow::defaultSize() const {
+  // The default size where the screen has room, else the screen's free area: the first window on a
+  // 1024 × 700 screen fits it whole, its status bar included.
+  const QScreen* screen = this->screen();
+  return screen ? fittedSize(kDefaultSize, screen->availableGeometry().size(), minimumSizeHint())
+                : kDefaultSize;
+}
+
 void MainWindow::restoreSettings() {
   QSettings settings;
-  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(kDefaultSize);
+  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(defaultSize());
   m_checkRestoredLayout = restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
   m_code->restoreState(settings.value(kCodeStateKey).toByteArray());
   m_center->setCurrentIndex(settings.value(kCenterTabKey, 0).toInt());

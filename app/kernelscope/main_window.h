@@ -92,9 +92,12 @@ class MainWindow : public QMainWindow {
   EditAutosave* editAutosave() const { return m_edits; }
   const std::shared_ptr<const MeasuredHistory>& history() const;
   QWidget* paneWidget(Pane pane) const;
-  // File ▸ Open Folder's dialog, not yet shown (deleted on close): in the open file's folder, a typed path
+  // File ▸ Open Folder's dialog, not yet shown, owned by the caller: in the open file's folder, a typed path
   // completed inline so that Return opens it.
   QFileDialog* makeFolderDialog();
+  // The first window's size for a screen whose free area is `available`: `wanted` where it fits (less the
+  // frame), else the free area, and at least `least` as far as the screen holds it.
+  static QSize fittedSize(QSize wanted, QSize available, QSize least);
   // True when the window fits kSmallestScreen and every shown pane has at least its least size; else
   // false, with the reason in `why`.
   bool layoutUsable(QString* why = nullptr) const;
@@ -145,6 +148,7 @@ class MainWindow : public QMainWindow {
   void chooseFile();
   void chooseFolder();
   void applyDefaultLayout();
+  QSize defaultSize() const;  // the first window's size: the default, bounded by the screen's free area
   void restoreSettings();
   void saveSettings() const;
 

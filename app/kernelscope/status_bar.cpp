@@ -1,10 +1,14 @@
 #include "app/kernelscope/status_bar.h"
 
+#include <algorithm>
+
 #include <QDir>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QTimer>
 
+#include "app/kernelscope/compile_command.h"
 #include "app/kernelscope/run_controller.h"
 #include "app/kernelscope/run_loader.h"
 #include "views/model/counted.h"
@@ -96,6 +100,56 @@ void StatusBar::showCounts(const QString& summary, int issues) {
   m_issueCount->setVisible(issues > 0);
   m_issueCount->setText(
       QStringLiteral("<a href='#issues'>%1</a>").arg(counted(issues, tr("load issue"), tr("load issues"))));
+}
+
+void StatusBar::followCompile(CompileCommand* compile) {
+  m_compileProgress = new QProgressBar(this);
+  m_compileProgress->setObjectName(QStringLiteral("compileProgress"));
+  m_compileProgress->setMinimumWidth(260);
+  m_compileProgress->setTextVisible(true);
+  m_compileProgress->hide();
+  m_compileCancel = new QPushButton(tr("Cancel Compile"), this);
+  m_compileCancel->setObjectName(QStringLiteral("compileCancel"));
+  m_compileCancel->setToolTip(tr("Stop nvcc; nothing is marked"));
+  m_compileCancel->hide();
+  m_compileTick = new QTimer(this);
+  m_compileTick->setInterval(1000);
+  insertPermanentWidget(0, m_compileProgress);
+  insertPermanentWidget(1, m_compileCancel);
+  connect(m_compileTick, &QTimer::timeout, this, &StatusBar::showCompileProgress);
+  connect(m_compileCancel, &QPushButton::clicked, compile, &CompileCommand::cancel);
+  connect(compile, &CompileCommand::started, this, [this](const QString& what) {
+    m_compileWhat = what;
+    m_compileEstimate = CompileCommand::lastSeconds();
+    m_compileClock.start();
+    showCompileProgress();
+    m_compileProgress->show();
+    m_compileCancel->show();
+    m_compileTick->start();
+  });
+  connect(compile, &CompileCommand::finished, this, [this] {
+    m_compileTick->stop();
+    m_compileProgress->hide();
+    m_compileCancel->hide();
+  });
+}
+
+void StatusBar::showCompileProgress() {
+  const qint64 seconds = m_compileClock.elapsed() / 1000;
+  // With an estimate the bar fills towards it (and stays just short of full past it); without one it is busy.
+  if (m_compileEstimate >= 1) {
+    m_compileProgress->setRange(0, 1000);
+    m_compileProgress->setValue(static_cast<int>(
+        std::min(990.0, 1000.0 * static_cast<double>(m_compileClock.elapsed()) / (1000.0 * m_compileEstimate))));
+    m_compileProgress->setFormat(tr("nvcc: %1 · %2 s of about %3 s")
+                                     .arg(m_compileWhat)
+                                     .arg(seconds)
+                                     .arg(static_cast<int>(m_compileEstimate + 0.5)));
+  } else {
+    m_compileProgress->setRange(0, 0);
+    m_compileProgress->setFormat(tr("nvcc: %1 · %2 s").arg(m_compileWhat).arg(seconds));
+  }
+  m_compileProgress->setToolTip(tr("Compiling %1 with nvcc: %2 s so far").arg(m_compileWhat).arg(seconds));
 }
 
 }  // namespace ks

@@ -69,13 +69,16 @@ TaskTable::TaskTable(QWidget* parent)
   connect(m_view->horizontalHeader(), &QWidget::customContextMenuRequested, this, &TaskTable::showHeaderMenu);
   connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
-            emit currentRowChanged(current.isValid() ? m_proxy->mapToSource(current).row() : -1);
+            m_shownRow = current.isValid() ? m_proxy->mapToSource(current).row() : -1;
+            emit currentRowChanged(m_shownRow);
           });
   connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] { emit shownCountChanged(shownCount()); });
   connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, [this] { emit shownCountChanged(shownCount()); });
   connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] { emit shownCountChanged(shownCount()); });
-  connect(m_proxy, &QAbstractItemModel::layoutChanged, this,
-          [this] { emit shownCountChanged(shownCount()); });
+  connect(m_proxy, &QAbstractItemModel::layoutChanged, this, [this] {
+    followFilteredOutCurrent();
+    emit shownCountChanged(shownCount());
+  });
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
@@ -249,6 +252,19 @@ void TaskTable::applyFilters() {
                          flag);
   m_proxy->setSpeedupRange(std::max(0, m_baseline->currentIndex()), m_min->value(), m_max->value());
   emit shownCountChanged(shownCount());
+}
+
+void TaskTable::followFilteredOutCurrent() {
+  // A filter that hides the current task leaves the view without a current index and says nothing (the
+  // selection model drops it silently): the panes would go on showing the hidden task. The first task
+  // shown becomes current instead, or none when nothing is shown.
+  if (m_view->currentIndex().isValid() || m_shownRow < 0) return;
+  if (m_proxy->rowCount() > 0) {
+    m_view->setCurrentIndex(m_proxy->index(0, 0));
+  } else {
+    m_shownRow = -1;
+    emit currentRowChanged(-1);
+  }
 }
 
 void TaskTable::clearFilters() {

@@ -57,6 +57,7 @@ class TaskTable : public QWidget {
   void message(const QString& text);  // something the user should read in the status bar
 
  private:
+  void followFilteredOutCurrent();  // the current task was filtered out: the first one shown, or none
   void buildFilterBar();
   void fillFilterChoices();
   void applyFilters();
@@ -74,6 +75,7 @@ class TaskTable : public QWidget {
   QDoubleSpinBox* m_min = nullptr;
   QDoubleSpinBox* m_max = nullptr;
   bool m_filling = false;
+  int m_shownRow = -1;  // the source row last given to currentRowChanged
 };
 
 }  // namespace ks
