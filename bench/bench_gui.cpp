@@ -1,5 +1,5 @@
 // bench_gui [--cuda-l1 FILE] [--generated FILE] [--candidates N] [--search FILE] [--skip-cuda-l1]: GUI
-// timings on the offscreen platform, printed as markdown tables with the targets (issue 14 item 4).
+// timings on the offscreen platform, printed as markdown tables with the targets (docs/performance.md).
 //   - CUDA-L1 release: openPath -> loaded, every view filled and the window painted (first open in the
 //     process, then the median of 4 more); and openPath -> the static checks' flags on screen.
 //   - a generated run of N candidates (default 100 000; written with generate_run when absent): open ->

@@ -4,7 +4,7 @@
     python3 bench/cuda_l1_report.py COLD.jsonl [--repeat WARM.jsonl] [--cold-wall S] [--warm-wall S]
     python3 bench/cuda_l1_report.py AFTER.jsonl --before BEFORE.jsonl [--good GOOD_AFTER --good-before GOOD_BEFORE]
 
-With --before (issue #21), COLD.jsonl is a `kscope batch --repair` run and BEFORE.jsonl the same entries
+With --before, COLD.jsonl is a `kscope batch --repair` run and BEFORE.jsonl the same entries
 run as they are: a "Repair" section comes first, with the recorded, fallback and kernel speedups side by
 side and the cause of every extension that still does not build (bench/gpu/repair-batch.sh).
 
@@ -19,19 +19,19 @@ Definitions (docs/gpu-results.md quotes them):
   |log ratio|     |ln(measured / recorded)| over correct, timed entries; the median is reported
   trial CV        the candidate's coefficient of variation over the timed trials of one run
   repeat spread   |ln(measured_warm / measured_cold)| for entries timed correct in both runs
-  slow trials     candidate trials longer than twice the candidate's median (from trials_ms, runners since
-                  session 4), with their positions in the run: one outlier, or a stretch
+  slow trials     candidate trials longer than twice the candidate's median (from trials_ms, which older
+                  runners did not report), with their positions in the run: one outlier, or a stretch
   repeat-run CV   sample standard deviation / mean of the two measured speedups (cold, warm), over the
-                  entries whose reference and candidate both take > 1 ms (the issue's "repeat-run CV");
+                  entries whose reference and candidate both take > 1 ms (as docs/cuda-l1-h100.md reports it);
                   also split by the kind of timing below
   GPU busy        a model's kernel time in its profiled call over its median timed call: timing.*.kernel_ms
-                  (kernels merged across streams; runners since session 5), else the sum of its kernels'
+                  (kernels merged across streams; older runners lack it), else the sum of its kernels'
                   total_us (overlaps counted twice). Below 50 % the model is host-bound: its time is mostly
                   the CPU launching work, and it moves with the CPU's speed and load; 50-90 % partly so;
                   an entry is GPU-bound when both models are at 90 % or more
   autotuned       a program turned on torch.backends.cudnn.benchmark: cuDNN picks its algorithms by timing
                   them in each process, and may pick others in the next run
-  95 % interval   timing.speedup_ci95 (runners since session 5): the bootstrap interval over one run's trials;
+  95 % interval   timing.speedup_ci95 (older runners lack it): the bootstrap interval over one run's trials;
                   the summary counts the warm speedups inside the cold run's interval
 """
 import argparse
@@ -253,7 +253,7 @@ def main():
 
     cold = read(a.cold)
     if a.before:
-        print("# Issue #21: the CUDA-L1 release's extension programs, as released and with `--repair`\n")
+        print("# Repair: the CUDA-L1 release's extension programs, as released and with `--repair`\n")
         print("\n".join(repair_section("CUDA-L1 H100 release", cold, read(a.before))))
         if a.good:
             print("\n".join(repair_section("Stanford good-kernels (L9/n)", read(a.good),
@@ -289,7 +289,7 @@ def main():
         long_task = bool(t and t["reference"]["median_ms"] > 1.0 and t["candidate"]["median_ms"] > 1.0)
         if long_task and cv is not None:
             cvs_long.append(cv)
-        if long_task:  # runners since session 4 report every trial: how many were > 2x the median
+        if long_task:  # runners that report every trial: how many were > 2x the median
             trials = [x for x in t["candidate"].get("trials_ms") or [] if x is not None]
             if trials:
                 med = statistics.median(trials)

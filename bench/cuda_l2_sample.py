@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CUDA-L2 re-timing sample and report (issue 13, item 5).
+"""CUDA-L2 re-timing sample and report (bench/gpu/cuda-l2-sample.sh, docs/cuda-l2-h100.md).
 
   sample KERNELS_DIR [--count N] [--seed S]      print the chosen shapes, one M_N_K a line
   prepare RELEASE_ROOT OUT_ROOT [--count N] [--seed S]
@@ -187,7 +187,7 @@ def build_throughput(logs):
 
 
 def measured_speedups(result):
-    """(baseline, method) -> the candidate's measured speedup, from result.baselines (issue 13)."""
+    """(baseline, method) -> the candidate's measured speedup, from result.baselines."""
     out = {}
     for t in (result.get("baselines") or {}).get("timings", []):
         if t.get("speedup"):

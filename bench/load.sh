@@ -3,9 +3,10 @@
 # of load and summarize times, peak RSS and resident bytes per candidate for the CUDA-L1 release, the CUDA-L2
 # release (1000 kernels; target < 1 s) and the generated file. With GUI=1 it also builds bench_gui and prints
 # the GUI tables for the generated file (open -> first paint with its breakdown by stage, memory, filters and
-# sorts) and for a one-task search of SEARCH_CANDIDATES candidates (the Search tab), issue 14 item 4.
+# sorts) and for a one-task search of SEARCH_CANDIDATES candidates (the Search tab); docs/performance.md holds
+# the figures.
 #   BUILD_DIR          build folder (default: build-bench; with GUI=1 the GUI is built there too)
-#   CANDIDATES         size of the generated run (default: 100000; the issue's target is 1000000, 4.5 GB)
+#   CANDIDATES         size of the generated run (default: 100000; the RL-scale target is 1000000, 4.5 GB)
 #   DATA_DIR           where generated files go (default: $BUILD_DIR/bench; put big ones under /tmp)
 #   GUI=1              also run bench_gui; SEARCH_CANDIDATES (default 100000) sizes its one-task search;
 #                      WAIT_FLAGS=1 waits for the static checks of a run above 200 000 candidates too

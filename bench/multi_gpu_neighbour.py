@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Does a neighbour's work move a number? (issue 20, bench/gpu/multi-gpu-batch.sh `neighbour` stage)
+"""Does a neighbour's work move a number? (bench/gpu/multi-gpu-batch.sh, `neighbour` stage)
 
     python3 bench/multi_gpu_neighbour.py --runner BIN/kscope-runner --kscope BIN/kscope \
         --requests neighbour.jsonl --load subset.jsonl --state DIR --out neighbour.jsonl [--passes 5]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The table of docs/multi-gpu.md from a bench/gpu/multi-gpu-batch.sh run (issue 20).
+"""The table of docs/multi-gpu.md from a bench/gpu/multi-gpu-batch.sh run.
 
     python3 bench/multi_gpu_report.py --state DIR --subset subset.jsonl
 
@@ -197,7 +197,7 @@ def main():
     one, every = read_batch(os.path.join(a.state, "one.jsonl")), read_batch(os.path.join(a.state, "all.jsonl"))
     w1, wn = wall(a.state, "one"), wall(a.state, "all")
     gpus = sorted({row.get("gpu", "?") for row in every.values()})
-    print("# Per-GPU batch on a machine with several GPUs (issue 20)\n")
+    print("# Per-GPU batch on a machine with several GPUs\n")
     print("## Summary\n")
     building = sum(1 for r in subset if any(w in (r.get("custom_code") or "") for w in ("load_inline", "cpp_extension", "load(")))
     levels = sorted({r["level_id"] for r in subset})

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The CUDA-L1 subset of bench/gpu/multi-gpu-batch.sh (issue 20), and the neighbour test's requests.
+"""The CUDA-L1 subset of bench/gpu/multi-gpu-batch.sh (docs/multi-gpu.md), and the neighbour test's requests.
 
     python3 bench/multi_gpu_subset.py RELEASE.jsonl OUTDIR [--count 32 | --whole] [--neighbour 1/60]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes what `kscope batch` measured for the search case study back into the case folder (issue 14).
+"""Writes what `kscope batch` measured for the search case study back into the case folder.
 
     python3 bench/search_case_study_record.py BATCH.jsonl [CASE_DIR] [--out measured.json]
 

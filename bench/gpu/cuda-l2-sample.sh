@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13 item 5 on the GPU machine: re-time a stratified sample of CUDA-L2's H100 kernels through the
+# On the GPU machine (docs/cuda-l2-h100.md): re-time a stratified sample of CUDA-L2's H100 kernels through the
 # runner's GEMM path and print, per shape, correct?, padded?, measured vs recorded speedup per baseline
 # (torch.matmul, cuBLAS/cuBLASLt TN, NN and their -max) and per timing method (CUDA-L2's offline and server,
 # KernelScope's L2-flushed and warm: core/stats/gemm_methods.h), build time, cache hit and ptxas resources,

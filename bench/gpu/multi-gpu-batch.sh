@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Issue 20: `kscope batch --gpus all` against the same batch on one GPU, back to back on one machine with
-# several GPUs, and one candidate timed on GPU 0 alone and with GPU 1 busy timing a batch. Stages, in the
-# order given (default: all of them):
+# `kscope batch --gpus all` against the same batch on one GPU, back to back on one machine with several GPUs,
+# and one candidate timed on GPU 0 alone and with GPU 1 busy timing a batch. Stages, in the order given
+# (default: all of them):
 #
 #   build      configure and build kscope and kscope-runner (shared/gpu/README.md recipe)
 #   fixcheck   L2/37, L2/49, L2/87 with `--gpus 0` on an empty build cache (CuPy's cache, Inductor's workers)

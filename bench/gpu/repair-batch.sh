@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Issue #21 on the GPU machine: the CUDA-L1 release's extension programs (every entry whose program uses
-# torch.utils.cpp_extension) and the six Stanford good-kernels tasks, run with `kscope batch` as they are
-# ("before") and with `--repair` ("after"), then a table: how many extensions built before and after, how
-# many repaired kernels are correct, the cause of every remaining failure, and the recorded, fallback
-# (before) and kernel (after) speedups side by side (bench/cuda_l1_report.py --before). Stages, in order
-# given (default: all):
+# On the GPU machine (docs/repair-h100.md): the CUDA-L1 release's extension programs (every entry whose
+# program uses torch.utils.cpp_extension) and the six Stanford good-kernels tasks, run with `kscope batch`
+# as they are ("before") and with `--repair` ("after"), then a table: how many extensions built before and
+# after, how many repaired kernels are correct, the cause of every remaining failure, and the recorded,
+# fallback (before) and kernel (after) speedups side by side (bench/cuda_l1_report.py --before). Stages, in
+# order given (default: all):
 #
 #   build    configure and build kscope and kscope-runner (bench/gpu/build-lib.sh)
 #   inputs   the extension programs of .deps/datasets/h100.jsonl, and the good-kernels tasks (from

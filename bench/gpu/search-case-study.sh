@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Issue 14 item 3 on the GPU machine: times every candidate of the search case study
-# (sample_runs/search-softmax.kscope.jsonl, 13 load_inline kernels over four rounds) with `kscope batch`,
-# writes what it measured back into the case folder's measured.json (bench/search_case_study_record.py:
-# speedups and medians of the correct ones, the verdict and its reason for the others) and rebuilds the run
-# file (sample_runs/make_samples.py), so the sample carries real numbers.
+# On the GPU machine: times every candidate of the search case study (sample_runs/search-softmax.kscope.jsonl,
+# 13 load_inline kernels over four rounds) with `kscope batch`, writes what it measured back into the case
+# folder's measured.json (bench/search_case_study_record.py: speedups and medians of the correct ones, the
+# verdict and its reason for the others) and rebuilds the run file (sample_runs/make_samples.py), so the
+# sample carries real numbers.
 #
 #   bash bench/gpu/search-case-study.sh STATE_DIR STAGE...
 #

@@ -1,5 +1,5 @@
 #pragma once
-// cuBLAS and cuBLASLt baselines for a GEMM task (issue 13 item 4), as CUDA-L2's release calls them
+// cuBLAS and cuBLASLt baselines for a GEMM task, as CUDA-L2's release calls them
 // (its cublas/fp32/*.cu): C = A·B with A M×K row-major, B K×N row-major (NN) or B stored column-major
 // (N×K row-major, "b_col_major": TN), C M×N row-major, all float16, accumulated in float32
 // (CUBLAS_COMPUTE_32F, alpha 1, beta 0). In cuBLAS's column-major view that is Cᵀ = Bᵀ·Aᵀ, so B comes first.

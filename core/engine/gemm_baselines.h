@@ -1,9 +1,9 @@
 #pragma once
-// A correct GEMM candidate against its baselines by every timing method (issue 13 item 4; the methods'
-// bookkeeping and rules: core/stats/gemm_methods.h; the cuBLAS calls: cublas_baselines.h). All calls of a
-// round share identical inputs in this process: fresh ones each round for CUDA-L2's methods (drawn like the
-// task's, gemm_task.h, from seed + 1 + round), the task's seed's for KernelScope's. Each call is timed alone:
-// the device synchronized, the trial clock (CUDA events + host clock) around it, synchronized again.
+// A correct GEMM candidate against its baselines by every timing method (the methods' bookkeeping and rules:
+// core/stats/gemm_methods.h; the cuBLAS calls: cublas_baselines.h). All calls of a round share identical
+// inputs in this process: fresh ones each round for CUDA-L2's methods (drawn like the task's, gemm_task.h,
+// from seed + 1 + round), the task's seed's for KernelScope's. Each call is timed alone: the device
+// synchronized, the trial clock (CUDA events + host clock) around it, synchronized again.
 //
 // The candidate is called through its native entry (no Python in between), torch.matmul as at::matmul_out,
 // the cuBLAS baselines through cuBLAS's C API: each with what its library needs and nothing more.

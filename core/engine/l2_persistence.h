@@ -1,10 +1,11 @@
 #pragma once
-// Persisting L2 (issue 15, family 11): a candidate can reserve part of the GPU's L2 for persisting accesses
+// Persisting L2 (l2-persistence): a candidate can reserve part of the GPU's L2 for persisting accesses
 // (cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, ...)) and mark its data persisting through a stream's
-// access-policy window, so the timing loop's flush (trial_clock.h, CacheFlush) evicts normal lines but not its
-// inputs. The flush therefore first demotes every persisting line to normal (cudaCtxResetPersistingL2Cache),
-// and the probes read the limit and the current stream's window back to report what the candidate set.
-// CUDA runtime only; a no-op (state.checked false) on CPU and in a runner built without CUDA.
+// access-policy window, so the timing loop's flush (trial_clock.h, CacheFlush) evicts normal lines but not
+// its inputs. The flush therefore first demotes every persisting line to normal
+// (cudaCtxResetPersistingL2Cache), and the probes read the limit and the current stream's window back to
+// report what the candidate set. CUDA runtime only; a no-op (state.checked false) on CPU and in a runner
+// built without CUDA.
 #include <c10/core/Device.h>
 
 #include <cstdint>

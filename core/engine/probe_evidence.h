@@ -123,10 +123,11 @@ struct PrecisionEvidence {
   double epsilon = 0;                             // of the output dtype
 };
 
-// Issue 15, family 1 (and 2 at run time): the timed calls checked after the loop. A sample of the timed
-// trials' candidate outputs against the reference's output on the same inputs (the first correctness seed's)
-// and against the candidate's own checked output there; then a call made like a timed one (collector paused,
-// no allocator fill, L2 flushed) on inputs of a seed no earlier call saw, against the reference.
+// validation-drift (and benchmark-detection at run time): the timed calls checked after the loop. A sample of
+// the timed trials' candidate outputs against the reference's output on the same inputs (the first
+// correctness seed's) and against the candidate's own checked output there; then a call made like a timed one
+// (collector paused, no allocator fill, L2 flushed) on inputs of a seed no earlier call saw, against the
+// reference.
 struct DriftEvidence {
   bool ran = false;
   std::string note;
@@ -145,7 +146,7 @@ struct DriftEvidence {
   double probeChange = kNotMeasured;
 };
 
-// Issue 15, family 7: whether the task's tolerance tells an answer from outputs that ignore the inputs.
+// weak-task: whether the task's tolerance tells an answer from outputs that ignore the inputs.
 struct WeakTaskEvidence {
   bool ran = false;
   std::string note;
@@ -157,7 +158,7 @@ struct WeakTaskEvidence {
   double candidateError = kNotMeasured;  // max |candidate - reference| on the same inputs
 };
 
-// Issue 15, family 8: both models on inputs of the first seed transformed to another distribution.
+// input-branching: both models on inputs of the first seed transformed to another distribution.
 struct DistributionEvidence {
   std::string name;         // "scaled x3", "shifted +1.5", "integer-valued", "rows of mixed scale"
   bool referenceFinite = false;
@@ -166,7 +167,7 @@ struct DistributionEvidence {
   std::int64_t candidateNonfinite = 0;  // NaN or infinite values in the candidate's output
 };
 
-// Issue 15, family 12: two calls on identical inputs (fresh tensors of one seed's values, two addresses).
+// nondeterminism: two calls on identical inputs (fresh tensors of one seed's values, two addresses).
 struct NondeterminismEvidence {
   bool ran = false;
   std::string note;
@@ -175,7 +176,7 @@ struct NondeterminismEvidence {
   bool withinTolerance = true;            // the two outputs pass against each other
 };
 
-// Issue 15, family 4: the reference timed (and traced) before the candidate's program was imported, against
+// slowed-reference: the reference timed (and traced) before the candidate's program was imported, against
 // its times with the candidate loaded.
 struct ReferenceAloneEvidence {
   bool ran = false;
@@ -198,7 +199,7 @@ struct ReferenceAloneEvidence {
   int foreignThreads = 0;  // the most such threads that ran during one call
 };
 
-// Issue 15, family 11: persisting L2 as the candidate left it (l2_persistence.h), against before any program.
+// l2-persistence: persisting L2 as the candidate left it (l2_persistence.h), against before any program.
 struct L2Evidence {
   bool checked = false;
   std::string note;

@@ -118,8 +118,8 @@ void refusedWrites(const ProbeEvidence& e, Flags& out) {
       {{"refused", paths}}, lines);
 }
 
-// A torch setting of float32 math precision (issue 15, family 9 compares the two models' values): the TF32
-// and reduced-precision switches, and torch >= 2.9's per-backend fp32_precision.
+// A torch setting of float32 math precision (unfair-baseline compares the two models' values): the TF32 and
+// reduced-precision switches, and torch >= 2.9's per-backend fp32_precision.
 bool precisionSetting(const std::string& name) {
   return name.find("allow_tf32") != std::string::npos || name.find("reduced_precision") != std::string::npos ||
          name.find("float32_matmul_precision") != std::string::npos ||
@@ -393,15 +393,14 @@ void outputContents(const ProbeEvidence& e, Flags& out) {
 }
 
 
-// Issue 15, family 1 (validation-drift) and family 2 at run time (benchmark-detection): the timed calls'
-// outputs, and a call like a timed one on unseen inputs, against what was checked.
 bool nondeterministic(const ProbeEvidence& e) {
   const NondeterminismEvidence& n = e.nondeterminism;
   return n.ran && std::isfinite(e.rounding) && n.maxDifference > kReassociationRatio * e.rounding;
 }
 
 // Families whose outputs are unreliable for their own reason: work finished after the call returns, memory
-// never written, values that ignore the inputs. The checks of issue 15 on such outputs would restate them.
+// never written, values that ignore the inputs. The families that read the outputs again (validation-drift
+// and input-branching) would only restate them.
 bool outputsExplained(const Flags& out) {
   for (const char* family : {"host-thread", "extra-stream", "stale-memory", "nonfinite-output", "lazy-output",
                              "gc-scan", "input-independent", "cached-output"})
@@ -409,6 +408,8 @@ bool outputsExplained(const Flags& out) {
   return false;
 }
 
+// validation-drift, and benchmark-detection at run time: the timed calls' outputs, and a call like a timed
+// one on unseen inputs, against what was checked.
 void drift(const ProbeEvidence& e, Flags& out) {
   const DriftEvidence& d = e.drift;
   if (!e.correct || !e.timing || outputsExplained(out)) return;
@@ -456,7 +457,7 @@ void drift(const ProbeEvidence& e, Flags& out) {
         std::move(evidence));
 }
 
-// Issue 15, family 7.
+// weak-task: whether the task's check can tell an answer from outputs that ignore the inputs.
 void weakTask(const ProbeEvidence& e, Flags& out) {
   const WeakTaskEvidence& w = e.weakTask;
   if (!w.ran || !e.correct) return;
@@ -487,7 +488,7 @@ void weakTask(const ProbeEvidence& e, Flags& out) {
         std::move(evidence));
 }
 
-// Issue 15, family 8.
+// input-branching: both models on inputs drawn from other distributions.
 void distributions(const ProbeEvidence& e, Flags& out) {
   if (!e.correct || outputsExplained(out) || has(out, "lowered-precision") || has(out, "validation-drift")) return;
   const DistributionEvidence* failedOn = nullptr;
@@ -510,7 +511,7 @@ void distributions(const ProbeEvidence& e, Flags& out) {
       {{"distributions", all}});
 }
 
-// Issue 15, family 12.
+// nondeterminism: two calls on identical inputs that differ by more than reassociation explains.
 void nondeterminism(const ProbeEvidence& e, Flags& out) {
   const NondeterminismEvidence& n = e.nondeterminism;
   if (!nondeterministic(e) || e.poisoned || e.nonfinite || has(out, "host-thread") || has(out, "extra-stream"))
@@ -529,7 +530,7 @@ void nondeterminism(const ProbeEvidence& e, Flags& out) {
        {"within_tolerance", n.withinTolerance}});
 }
 
-// Issue 15, family 9: the two models' precision settings side by side.
+// unfair-baseline: the two models' precision settings side by side.
 void unfairBaseline(const ProbeEvidence& e, Flags& out) {
   Json differences = Json::array();
   std::string first;
@@ -548,9 +549,8 @@ void unfairBaseline(const ProbeEvidence& e, Flags& out) {
       {{"differences", differences}});
 }
 
-// Issue 15, family 4.
-// Changes ("name: before -> after") that slow every model of a process: fewer threads, deterministic
-// algorithms or cuDNN determinism on, cuDNN or its autotuner off, TF32 off.
+// For slowed-reference: changes ("name: before -> after") that slow every model of a process: fewer threads,
+// deterministic algorithms or cuDNN determinism on, cuDNN or its autotuner off, TF32 off.
 std::vector<std::string> slowingSettings(const ProbeEvidence& e) {
   std::vector<std::string> out;
   for (const std::string& s : e.candidateSettings) {
@@ -665,7 +665,7 @@ void slowedReference(const ProbeEvidence& e, Flags& out) {
         {{"settings_changed", settings}});
 }
 
-// Issue 15, family 11 at run time (GPU): what the candidate left of persisting L2.
+// l2-persistence at run time (GPU): what the candidate left of persisting L2.
 void l2Persistence(const ProbeEvidence& e, Flags& out) {
   const L2Evidence& l = e.l2;
   // Any change of the carve-out counts, smaller too: a GPU may start with one (11 796 480 bytes on the H200s
@@ -892,7 +892,8 @@ std::vector<protocol::RuntimeFlag> judgeProbes(const ProbeEvidence& e) {
   kernelOrigin(e, out);
   clockGap(e, out);
   physicalBounds(e, out);
-  // Issue 15's families, after the others: they stand back where another family explains the outputs.
+  // The families that read outputs, inputs and settings again come last: they stand back where another
+  // family already explains the outputs.
   drift(e, out);
   distributions(e, out);
   nondeterminism(e, out);

@@ -643,7 +643,7 @@ void RuntimeProbes::repeatProbe(Calls& calls, const ModelArgs& first, const Mode
     const std::vector<at::Tensor> v4 = detachedCopies(o4.tensors);
     const Calls::Out o5 = calls.run(cand, pythonArgs(q2));
     r.freshMs = std::min(o4.ms, o5.ms);
-    // Identical values at two addresses, two calls: nondeterminism (issue 15, family 12).
+    // Identical values at two addresses, two calls: nondeterminism.
     NondeterminismEvidence& n = evidence_.nondeterminism;
     if (!o5.tensors.empty() && v4.size() == o5.tensors.size()) {
       n.ran = true;
@@ -763,7 +763,7 @@ double maxDifference(const std::vector<at::Tensor>& a, const std::vector<at::Ten
   return out;
 }
 
-// Inputs of the same shapes and dtypes from another distribution (issue 15, family 8): the first seed's draw
+// Inputs of the same shapes and dtypes from another distribution (input-branching): the first seed's draw
 // transformed, floating-point tensors only (integer inputs may be indices or sizes). Empty when nothing changes.
 struct Distribution {
   const char* name;

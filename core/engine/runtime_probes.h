@@ -19,9 +19,9 @@
 //                  the reference's output for X1 (does the tolerance tell answers apart?);
 //   distributions  both models on X1 scaled, shifted, rounded to integers and with rows of mixed scale;
 //   inputs         the candidate program's own get_inputs / get_init_inputs against the reference's.
-// Around them (issue 15): before the candidate's program is imported, one reference call traced (which torch
-// functions it runs) and a few timed (referenceAlone); after the timing loop, a sample of the timed outputs and
-// a call on inputs of an unseen seed checked (timedOutput, freshAfterTiming).
+// Around them: before the candidate's program is imported, one reference call traced (which torch functions
+// it runs) and a few timed (referenceAlone); after the timing loop, a sample of the timed outputs and a call
+// on inputs of an unseen seed checked (timedOutput, freshAfterTiming).
 #include <pybind11/pybind11.h>
 
 #include <chrono>

@@ -1,9 +1,9 @@
 #pragma once
-// CPU time of this process's native threads, per thread (/proc/self/task/<tid>/stat: user + system time),
-// for the slowed-reference family (issue 15, family 4): threads the candidate's program started that run
-// while the reference is timed. Times only: a comparison of times from two loaded moments can miss such a
-// thread when the reference happens to run while it waits (tests/hacks/slowed-reference/idle_warmer_thread.py
-// steps aside during the candidate's calls), where the CPU it used during the reference's calls cannot.
+// CPU time of this process's native threads, per thread (/proc/self/task/<tid>/stat: user + system time), for
+// the slowed-reference family: threads the candidate's program started that run while the reference is timed.
+// Times only: a comparison of times from two loaded moments can miss such a thread when the reference happens
+// to run while it waits (tests/hacks/slowed-reference/idle_warmer_thread.py steps aside during the
+// candidate's calls), where the CPU it used during the reference's calls cannot.
 #include <sys/types.h>
 
 #include <map>

@@ -1,11 +1,10 @@
 #pragma once
-// The torch functions and module methods a reference program may call (slowed-reference, issue 15 family 4),
-// remembered by identity before any program loads: the public functions of torch, torch.nn.functional,
-// torch.linalg, torch.fft and torch.special, the methods of torch.Tensor, and the methods defined by every
-// nn.Module class torch.nn exports (forward, _conv_forward, ...) and by nn.Module itself. A candidate that
-// replaces one (a slower torch.matmul, a Conv2d.forward that sleeps) is found by comparing again and the
-// original is put back, so the reference never runs under it. The clocks and comparison functions are
-// clock_identity.h's.
+// The torch functions and module methods a reference program may call (for slowed-reference), remembered by
+// identity before any program loads: the public functions of torch, torch.nn.functional, torch.linalg,
+// torch.fft and torch.special, the methods of torch.Tensor, and the methods defined by every nn.Module class
+// torch.nn exports (forward, _conv_forward, ...) and by nn.Module itself. A candidate that replaces one (a
+// slower torch.matmul, a Conv2d.forward that sleeps) is found by comparing again and the original is put
+// back, so the reference never runs under it. The clocks and comparison functions are clock_identity.h's.
 //
 // Which of them the reference calls: one reference call traced with sys.setprofile before the candidate's
 // program is imported (`traceReference`), so a replacement can be named as one the reference runs.

@@ -1,5 +1,5 @@
 #pragma once
-// Writes outside the request's folders, seen from inside Python (issue 15, family 6): an audit hook
+// Writes outside the request's folders, seen from inside Python: an audit hook
 // (sys.addaudithook, which a program cannot remove) sees every open for writing, rename, removal, mkdir and
 // link a program's code makes. One whose target is outside the writable folders (the request's scratch and
 // the build cache, the temporary folder, KSCOPE_WRITABLE, /dev and /proc of this process) is refused with

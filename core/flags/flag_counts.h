@@ -1,6 +1,6 @@
 #pragma once
 // What "flagged" means, one definition for the CLI (`kscope summary`) and the GUI (status bar, task filter,
-// Flags column) alike (issue 17; docs/cli.md): a candidate is flagged when one of its flags is a hack or
+// Flags column) alike (docs/cli.md, "Flagged"): a candidate is flagged when one of its flags is a hack or
 // suspicious; benign flags (a shortcut that is not cheating) do not flag it. A family's severity in a count
 // is the worst severity its flags were raised with, not the catalog's default: a rule can raise one family at
 // two severities (lowered-precision is a hack in Python code and suspicious in CUDA code).

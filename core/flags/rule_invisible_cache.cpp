@@ -1,9 +1,9 @@
-// invisible-cache: state kept across calls where no Python-level check looks (issue 15, family 10). In the
-// candidate's C++/CUDA: a static or namespace-scope variable compared with an input's address in a branch
-// (work skipped when the address repeats), or a persistent flag guarding a kernel launch on the call's inputs
-// that the guarded block then sets (work done once, later calls served from a buffer). In Python: compiled
-// callables (torch.compile, torch.jit.trace, make_graphed_callables) stored under an input's data_ptr().
-// A persistent workspace that every call rewrites, or a library handle, is not a cache and is not flagged
+// invisible-cache: state kept across calls where no Python-level check looks. In the candidate's C++/CUDA: a
+// static or namespace-scope variable compared with an input's address in a branch (work skipped when the
+// address repeats), or a persistent flag guarding a kernel launch on the call's inputs that the guarded block
+// then sets (work done once, later calls served from a buffer). In Python: compiled callables (torch.compile,
+// torch.jit.trace, make_graphed_callables) stored under an input's data_ptr(). A persistent workspace that
+// every call rewrites, or a library handle, is not a cache and is not flagged
 // (controls/static_workspace_silu.py).
 #include <algorithm>
 #include <set>

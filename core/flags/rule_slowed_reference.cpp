@@ -1,8 +1,8 @@
-// slowed-reference: the candidate makes the reference slower in a process it shares with it (issue 15,
-// family 4): it rebinds a torch function or module method (torch.matmul, F.conv2d, nn.Conv2d.forward, a
-// Tensor method) that a reference may call, or switches a process-wide setting that slows other models
-// (thread counts, deterministic algorithms, cuDNN off or its autotuner off, TF32 off). The runner restores
-// identities and settings and times the reference before the candidate's import (core/engine/torch_identity.h,
+// slowed-reference: the candidate makes the reference slower in a process it shares with it: it rebinds a
+// torch function or module method (torch.matmul, F.conv2d, nn.Conv2d.forward, a Tensor method) that a
+// reference may call, or switches a process-wide setting that slows other models (thread counts,
+// deterministic algorithms, cuDNN off or its autotuner off, TF32 off). The runner restores identities and
+// settings and times the reference before the candidate's import (core/engine/torch_identity.h,
 // runtime_probes.h); this rule reads the source. Clocks and comparison functions are timer-patch's and
 // checker-patch's; settings that lower precision are lowered-precision's.
 #include <algorithm>

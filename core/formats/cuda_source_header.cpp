@@ -6,6 +6,8 @@
 #include <charconv>
 #include <system_error>
 
+#include "core/model/text_trim.h"
+
 namespace ks {
 namespace {
 
@@ -13,12 +15,6 @@ constexpr std::array<std::string_view, 6> kKeys = {"entry", "reference", "inputs
 constexpr std::array<std::string_view, 9> kDtypes = {"half",  "bfloat16", "float", "double", "int8",
                                                      "uint8", "int32",    "int64", "bool"};
 constexpr std::string_view kDirective = "kscope:";
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 bool isIdentifier(std::string_view s) {
   return !s.empty() && !std::isdigit(static_cast<unsigned char>(s.front())) &&
@@ -53,9 +49,9 @@ std::optional<CudaInputSpec> parseInput(std::string_view text, std::string& erro
     return std::nullopt;
   }
   CudaInputSpec spec;
-  spec.name = trim(text.substr(0, c1));
-  spec.dtype = trim(text.substr(c2 + 1));
-  const std::string_view dims = trim(text.substr(c1 + 1, c2 - c1 - 1));
+  spec.name = trimmed(text.substr(0, c1), kCSpaces);
+  spec.dtype = trimmed(text.substr(c2 + 1), kCSpaces);
+  const std::string_view dims = trimmed(text.substr(c1 + 1, c2 - c1 - 1), kCSpaces);
   if (!isIdentifier(spec.name)) {
     error = "expected an input name to be an identifier, got \"" + spec.name + "\"";
     return std::nullopt;
@@ -88,12 +84,12 @@ class HeaderParser {
 
   void directive(std::string_view text, int line) {
     std::size_t at = 0;
-    text = trim(text);
+    text = trimmed(text, kCSpaces);
     if (const std::size_t first = nextPairStart(text, 0); first != 0) {
       const std::size_t eq = text.find('=');
       error(line, eq == std::string_view::npos
                       ? "expected key=value pairs after \"kscope:\", got \"" + std::string(text) + "\""
-                      : "unknown key \"" + std::string(trim(text.substr(0, eq))) +
+                      : "unknown key \"" + std::string(trimmed(text.substr(0, eq), kCSpaces)) +
                             "\"; expected entry, reference, inputs, name, level or number");
       at = first;
     }
@@ -101,9 +97,8 @@ class HeaderParser {
       const std::size_t eq = text.find('=', at);
       const std::size_t next = nextPairStart(text, eq + 1);
       const std::string_view key = text.substr(at, eq - at);
-      set(key,
-          trim(text.substr(eq + 1, next == std::string_view::npos ? std::string_view::npos : next - eq - 1)),
-          line);
+      const std::size_t valueEnd = next == std::string_view::npos ? std::string_view::npos : next - eq - 1;
+      set(key, trimmed(text.substr(eq + 1, valueEnd), kCSpaces), line);
       at = next;
     }
   }
@@ -142,7 +137,7 @@ class HeaderParser {
       while (start <= value.size()) {
         const std::size_t end = std::min(value.find(',', start), value.size());
         std::string problem;
-        if (auto spec = parseInput(trim(value.substr(start, end - start)), problem))
+        if (auto spec = parseInput(trimmed(value.substr(start, end - start), kCSpaces), problem))
           header_.inputs.push_back(std::move(*spec));
         else
           error(line, std::move(problem));
@@ -170,12 +165,12 @@ CudaSourceHeader parseCudaSourceHeader(std::string_view source, std::vector<Load
   std::size_t start = 0;
   while (start < source.size()) {
     const std::size_t end = std::min(source.find('\n', start), source.size());
-    const std::string_view text = trim(source.substr(start, end - start));
+    const std::string_view text = trimmed(source.substr(start, end - start), kCSpaces);
     start = end + 1;
     ++line;
     if (text.empty()) continue;
     if (!text.starts_with("//")) break;  // the leading comment block ends at the first code line
-    const std::string_view comment = trim(text.substr(2));
+    const std::string_view comment = trimmed(text.substr(2), kCSpaces);
     if (comment.starts_with(kDirective)) parser.directive(comment.substr(kDirective.size()), line);
   }
   return parser.finish();

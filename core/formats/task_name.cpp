@@ -5,6 +5,8 @@
 #include <cctype>
 #include <vector>
 
+#include "core/model/text_trim.h"
+
 namespace ks {
 namespace {
 
@@ -19,12 +21,6 @@ std::vector<std::string_view> splitLines(std::string_view text) {
     start = end + 1;
   }
   return lines;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
 }
 
 bool startsWithNoCase(std::string_view s, std::string_view prefix) {
@@ -46,7 +42,7 @@ bool isTopLevelCode(std::string_view line) {
 // The name of the class a `class X(...)` / `class X:` line defines, or empty.
 std::string_view className(std::string_view line) {
   if (!line.starts_with("class ")) return {};
-  std::string_view rest = trim(line.substr(6));
+  std::string_view rest = trimmed(line.substr(6), kCSpaces);
   const std::size_t end = rest.find_first_of("(: ");
   return rest.substr(0, end);
 }
@@ -70,7 +66,7 @@ std::string tidy(std::string_view text) {
                                                                  "initialize ",
                                                                  "implements "};
   static constexpr std::array<std::string_view, 3> kArticles = {"a ", "an ", "the "};
-  text = trim(text);
+  text = trimmed(text, kCSpaces);
   for (std::string_view p : kPrefixes)
     if (startsWithNoCase(text, p)) {
       text.remove_prefix(p.size());
@@ -82,7 +78,7 @@ std::string tidy(std::string_view text) {
       break;
     }
   while (!text.empty() && (text.back() == '.' || text.back() == ':')) text.remove_suffix(1);
-  std::string name(trim(text));
+  std::string name(trimmed(text, kCSpaces));
   if (name.size() > kMaxTaskNameChars) {
     std::size_t cut = name.rfind(' ', kMaxTaskNameChars - 3);
     if (cut == std::string::npos || cut < kMaxTaskNameChars / 2) cut = kMaxTaskNameChars - 3;
@@ -97,7 +93,7 @@ std::string tidy(std::string_view text) {
 bool isDescriptive(std::string_view line) {
   static constexpr std::array<std::string_view, 6> kSkipped = {":",       "@",          "args",
                                                                "returns", "parameters", "---"};
-  line = trim(line);
+  line = trimmed(line, kCSpaces);
   if (line.empty()) return false;
   for (std::string_view s : kSkipped)
     if (startsWithNoCase(line, s)) return false;
@@ -109,11 +105,12 @@ bool isDescriptive(std::string_view line) {
 // ':', possibly over several lines); empty when there is none.
 std::vector<std::string_view> docstringAfter(const std::vector<std::string_view>& lines, std::size_t header) {
   std::size_t i = header;
-  while (i < lines.size() && !trim(lines[i]).ends_with(":")) ++i;  // a signature may span lines
+  // a signature may span lines
+  while (i < lines.size() && !trimmed(lines[i], kCSpaces).ends_with(":")) ++i;
   ++i;
-  while (i < lines.size() && trim(lines[i]).empty()) ++i;
+  while (i < lines.size() && trimmed(lines[i], kCSpaces).empty()) ++i;
   if (i >= lines.size()) return {};
-  std::string_view first = trim(lines[i]);
+  std::string_view first = trimmed(lines[i], kCSpaces);
   if (first.starts_with("r\"\"\"") || first.starts_with("r'''")) first.remove_prefix(1);
   const std::string_view quote = first.starts_with("'''") ? "'''" : "\"\"\"";
   if (!first.starts_with(quote)) return {};
@@ -134,14 +131,14 @@ std::string summaryOf(const std::vector<std::string_view>& docstring) {
   std::string text;
   bool inList = false;
   for (std::string_view raw : docstring) {
-    const std::string_view line = trim(raw);
+    const std::string_view line = trimmed(raw, kCSpaces);
     if (line.empty()) {
       if (text.empty()) continue;
       break;
     }
     if (inList || (text.ends_with(":") && line.starts_with("- "))) {
       if (!line.starts_with("- ")) break;
-      text += std::string(inList ? ", " : " ") + std::string(trim(line.substr(2)));
+      text += std::string(inList ? ", " : " ") + std::string(trimmed(line.substr(2), kCSpaces));
       inList = true;
       continue;
     }
@@ -159,7 +156,7 @@ std::string summaryOf(const std::vector<std::string_view>& docstring) {
 std::string fromDocstring(const std::vector<std::string_view>& lines, std::size_t classLine) {
   if (std::string name = summaryOf(docstringAfter(lines, classLine)); !name.empty()) return name;
   for (std::size_t i = classLine + 1; i < lines.size() && !isTopLevelCode(lines[i]); ++i)
-    if (trim(lines[i]).starts_with("def __init__")) return summaryOf(docstringAfter(lines, i));
+    if (trimmed(lines[i], kCSpaces).starts_with("def __init__")) return summaryOf(docstringAfter(lines, i));
   return {};
 }
 
@@ -178,7 +175,7 @@ std::string fromComments(const std::vector<std::string_view>& lines, std::size_t
       for (std::size_t k = i; k < end; ++k) {
         std::string_view text = lines[k];
         text.remove_prefix(std::min(text.find_first_not_of('#'), text.size()));  // "#####" leaves ""
-        text = trim(text);
+        text = trimmed(text, kCSpaces);
         if (isDescriptive(text) && !containsNoCase(text, "http") && !containsNoCase(text, "test code"))
           return tidy(text);
       }

@@ -50,7 +50,7 @@ struct Environment {
   std::string torch, python, cpu, hostname;
   int cpuThreads = 0;  // torch intra-op threads
   Clocks clocks;
-  std::optional<Containment> containment;  // absent from runners before issue 16
+  std::optional<Containment> containment;  // absent from older runners, which reported none
   bool operator==(const Environment&) const = default;
 };
 

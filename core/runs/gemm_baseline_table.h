@@ -1,9 +1,9 @@
 #pragma once
 // A GEMM candidate's measured speedups per baseline and timing method next to the CUDA-L2 release's recorded
-// ones (issue 13): the one table `kscope run` / `kscope batch` print and the GUI's GEMM measurements show.
-// Recorded numbers pair by name and mode: the release's column name is the baseline's, and its "offline"
-// and "server" CSVs are the cuda-l2-offline and cuda-l2-server methods; KernelScope's own methods have no
-// recorded counterpart.
+// ones: the one table `kscope run` / `kscope batch` print and the GUI's GEMM measurements show. Recorded
+// numbers pair by name and mode: the release's column name is the baseline's, and its "offline" and "server"
+// CSVs are the cuda-l2-offline and cuda-l2-server methods; KernelScope's own methods have no recorded
+// counterpart.
 #include <optional>
 #include <string>
 #include <vector>

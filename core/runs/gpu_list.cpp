@@ -3,21 +3,17 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/model/text_trim.h"
+
 namespace ks::runs {
 namespace {
-
-std::string trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
-}
 
 // A comma-separated list; `error` names the first bad item.
 std::vector<std::string> splitIds(std::string_view text, std::string& error) {
   std::vector<std::string> ids;
   while (true) {
     const auto comma = text.find(',');
-    std::string id = trim(text.substr(0, comma));
+    std::string id(trimmed(text.substr(0, comma), kCSpaces));
     const bool ok = !id.empty() && std::all_of(id.begin(), id.end(), [](unsigned char c) {
       return std::isalnum(c) || c == '-' || c == '_' || c == ':';
     });
@@ -44,7 +40,7 @@ GpuList gpuList(std::string_view spec, const std::function<const char*(const cha
     list.ids = splitIds(text, list.error);
     list.source = std::move(source);
   };
-  if (trim(spec) != "all") {
+  if (trimmed(spec, kCSpaces) != "all") {
     fromText(spec, "--gpus");
   } else if (const char* fake = getenv("KSCOPE_GPU_LIST")) {
     fromText(fake, "KSCOPE_GPU_LIST");
@@ -70,7 +66,8 @@ std::vector<std::pair<std::string, std::string>> gpuRunnerEnvironment(const std:
 
 GpuList gpuRunners(std::string_view spec, const std::function<const char*(const char*)>& getenv,
                    const std::filesystem::path& nvidiaProc) {
-  const bool all = trim(spec).empty() || trim(spec) == "all";
+  const std::string_view chosen = trimmed(spec, kCSpaces);
+  const bool all = chosen.empty() || chosen == "all";
   GpuList list = gpuList(all ? "all" : spec, getenv, nvidiaProc);
   if (!all) {  // the ids a user chose: said as such, not as the CLI's option
     list.source = "chosen";

@@ -1,6 +1,6 @@
 #pragma once
-// The GPUs of `kscope batch --gpus all|0,1,...` (issue 18): one timing runner per GPU, each seeing only its
-// own (CUDA_VISIBLE_DEVICES=<id>).
+// The GPUs of `kscope batch --gpus all|0,1,...`: one timing runner per GPU, each seeing only its own
+// (CUDA_VISIBLE_DEVICES=<id>).
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -26,9 +26,9 @@ GpuList gpuList(std::string_view spec, const std::function<const char*(const cha
 // numbers it 0). The CLI's pool and the GUI's runners both set it here.
 std::vector<std::pair<std::string, std::string>> gpuRunnerEnvironment(const std::string& id);
 
-// The timing runners of the GUI's re-runs (issue 18): `spec` as gpuList reads it, "all" when empty. Where
-// "all" finds no GPU that is no error: one runner that sees what this process sees (ids {""}, source says
-// why). An explicit list that does not read keeps its error, and ids is empty.
+// The timing runners of the GUI's re-runs: `spec` as gpuList reads it, "all" when empty. Where "all" finds no
+// GPU that is no error: one runner that sees what this process sees (ids {""}, source says why). An explicit
+// list that does not read keeps its error, and ids is empty.
 GpuList gpuRunners(std::string_view spec, const std::function<const char*(const char*)>& getenv,
                    const std::filesystem::path& nvidiaProc = "/proc/driver/nvidia/gpus");
 

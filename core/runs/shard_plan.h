@@ -1,7 +1,7 @@
 #pragma once
-// Which candidates one shard of a batch runs (issue 18): `kscope batch --shard i/N`, a Slurm array task or a
-// Kubernetes indexed job. The rule is one function of the whole candidate list, so every shard computes the
-// same plan on its own, without talking to the others:
+// Which candidates one shard of a batch runs (docs/cluster.md): `kscope batch --shard i/N`, a Slurm array
+// task or a Kubernetes indexed job. The rule is one function of the whole candidate list, so every shard
+// computes the same plan on its own, without talking to the others:
 // - disjoint and complete: every item lies in exactly one of the N shards;
 // - deterministic and stable: the plan depends only on the items' keys and costs, not on their order, the
 //   machine or what a shard already finished (a resumed shard gets the same items again);

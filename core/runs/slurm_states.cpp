@@ -1,21 +1,16 @@
 #include "core/runs/slurm_states.h"
 
-#include <cctype>
 #include <charconv>
 #include <cstddef>
 #include <set>
 #include <vector>
 
+#include "core/model/text_trim.h"
+
 namespace ks::runs {
 namespace {
 
 constexpr std::size_t kMostTasks = 100000;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 bool number(std::string_view text, long long& value) {
   if (text.empty()) return false;
@@ -64,8 +59,8 @@ std::map<std::string, std::string> parseTaskStates(std::string_view output) {
     output = newline == std::string_view::npos ? std::string_view() : output.substr(newline + 1);
     const auto bar = line.find('|');
     if (bar == std::string_view::npos) continue;
-    const std::string_view id = trim(line.substr(0, bar));
-    std::string_view state = trim(line.substr(bar + 1));
+    const std::string_view id = trimmed(line.substr(0, bar), kCSpaces);
+    std::string_view state = trimmed(line.substr(bar + 1), kCSpaces);
     state = state.substr(0, state.find('|'));  // more fields after the state
     state = state.substr(0, state.find(' '));  // "CANCELLED by 0"
     if (id.empty() || state.empty()) continue;

@@ -1,6 +1,6 @@
 #pragma once
 // The states of a Slurm job array's tasks, read from what `sacct -j JOB -X -n -P -o JobID,State` or
-// `squeue -j JOB -r -h -o '%i|%T'` print, for `kscope slurm --status` (issue 18). Slurm 22.05 (Debian 12)
+// `squeue -j JOB -r -h -o '%i|%T'` print, for `kscope slurm --status`. Slurm 22.05 (Debian 12)
 // prints one line per task that started ("81234_0|COMPLETED", "81234_5|CANCELLED by 0"), but a pending
 // array, or its tasks not started yet, as ONE line for many: "81234_[0-3%2]|PENDING", "81234_[0,2,5-7]",
 // and a task may appear both on its own line and in such a range (tests/runs/slurm_states_test.cpp holds

@@ -54,7 +54,7 @@ std::vector<std::pair<std::string, std::string>> toolDirectories(const fs::path&
           {"TORCHINDUCTOR_CACHE_DIR", (cacheRoot / "inductor").string()},
           {"PYTORCH_KERNEL_CACHE_PATH", (cacheRoot / "torch-kernels").string()},
           // CuPy compiles into ~/.cupy by default, which Landlock refuses: L2/37 and L2/87 of the CUDA-L1
-          // release failed to load on two H200s (issue 20's run) where session 4 timed them
+          // release fail to load in a contained runner without it, and time correctly with it
           {"CUPY_CACHE_DIR", (cacheRoot / "cupy").string()},
           // Inductor compiles Triton kernels in worker processes by default. A process the program starts
           // cannot write its own /proc entry (only the runner's is writable), so CUDA does not start there

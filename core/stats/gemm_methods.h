@@ -1,7 +1,7 @@
 #pragma once
-// The timing methods a GEMM candidate is timed with against its baselines (issue 13 item 4), as bookkeeping
-// without a GPU: which method is which, the order of the calls in each round, the server method's arrival
-// gaps, and each method's rule for turning per-call times into one number and a speedup. The runner
+// The timing methods a GEMM candidate is timed with against its baselines, as bookkeeping without a GPU:
+// which method is which, the order of the calls in each round, the server method's arrival gaps, and each
+// method's rule for turning per-call times into one number and a speedup. The runner
 // (core/engine/gemm_baselines.h) makes the calls; everything it decides about them is decided here, so that
 // it is the same on every machine and tested on the CPU.
 //
@@ -13,7 +13,7 @@
 //  - server: the same, with an exponential gap (mean 1/qps) slept after each round, as requests arriving
 //    at a target rate would leave the GPU idle between calls (clocks and caches cool down).
 // CUDA-L2 runs each baseline in its own process, paired with the kernel; here all of them share one round
-// (identical inputs, one process), which the issue asks for.
+// (identical inputs, one process), so that every baseline meets the same inputs and the same GPU state.
 // KernelScope's own: rounds on the same inputs, shuffled order, CUDA events around each call; the L2 cache
 // flushed before each call ("kscope-l2-flushed") or not ("kscope-l2-warm"); the number is the median time
 // and the speedup the ratio of medians (as evaluate's timing, docs/runner-protocol.md).

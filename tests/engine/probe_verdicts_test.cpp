@@ -403,8 +403,9 @@ TEST(ProbeVerdicts, AnIncorrectCandidateWithAnErrorOfSixteenBitSizeIsLoweredPrec
   EXPECT_TRUE(find(judgeProbes(e), "lowered-precision"));
 }
 
-// Issue 15's families judged from measured numbers (runtime_probes.cpp measures them; the corpus tests run
-// them on programs).
+// validation-drift, benchmark-detection, weak-task, input-branching, nondeterminism, unfair-baseline,
+// slowed-reference and l2-persistence judged from measured numbers (runtime_probes.cpp measures them; the
+// corpus tests run them on programs).
 TEST(ProbeVerdicts, AWrongTimedOutputOrAWrongCallOnAnUnseenSeedAfterTheLoopIsValidationDrift) {
   ProbeEvidence e = cpuEvidence();
   e.timing = timing(1, 0.5, 1, 0.5);
@@ -693,6 +694,8 @@ TEST(ProbeVerdicts, SlowedReferenceFromARebindingTheReferenceRunsFromTimesAloneA
   EXPECT_EQ(f->severity, "suspicious");
 }
 
+// The probe report holds the evidence of the timed-output, weak-task, distribution, nondeterminism,
+// reference-alone and torch-identity probes, and each model's torch settings.
 TEST(ProbeReport, HoldsIssue15ProbesAndBothModelsSettings) {
   ProbeEvidence e = cpuEvidence();
   e.referenceSettingValues = {{"torch.backends.cudnn.allow_tf32", "True"}};

@@ -1,7 +1,7 @@
-// Hostile programs run by the built kscope-runner (issue 16, item 2; docs/security.md): each tries what a
-// candidate should not be able to do, and its forward returns a wrong answer if any of it worked, so a
-// correct result means every attempt failed inside the runner; the test then checks from outside that no
-// file appeared and no process is left. An honest candidate in the same runner stays correct.
+// Hostile programs run by the built kscope-runner (docs/security.md): each tries what a candidate should not
+// be able to do, and its forward returns a wrong answer if any of it worked, so a correct result means every
+// attempt failed inside the runner; the test then checks from outside that no file appeared and no process is
+// left. An honest candidate in the same runner stays correct.
 #include <gtest/gtest.h>
 #include <unistd.h>
 

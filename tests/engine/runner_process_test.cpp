@@ -237,9 +237,9 @@ TEST_F(RunnerProcessTest, EndOfInputEndsTheRunner) {
   EXPECT_EQ(runner_->wait(), 0);
 }
 
-// ---- Issue 16: a candidate cannot write its own verdict (docs/runner-protocol.md, "Threat model"). The
-// hostile programs of tests/hostile run in the executor; the judge must answer each with `tampering`, never
-// with a result, then exit 3 (the executor it would need is gone).
+// ---- A candidate cannot write its own verdict (docs/runner-protocol.md, "Threat model"). The hostile
+// programs of tests/hostile run in the executor; the judge must answer each with `tampering`, never with a
+// result, then exit 3 (the executor it would need is gone).
 namespace {
 
 std::string hostile(const std::string& name) {

@@ -68,8 +68,8 @@ TEST(FlagFamilies, EveryFamilyOfTheTaxonomyIsInTheCatalog) {
   EXPECT_EQ(families, static_cast<int>(flagFamilies().size()));
 }
 
-// Families only a measurement can raise: the physical floor, and issue 15's families whose evidence is an
-// output or a setting of a run (docs/static-flags.md, "Not covered statically").
+// Families only a measurement can raise: the physical floor, and the families whose evidence is an output
+// or a setting of a run (docs/static-flags.md, "Not covered statically").
 TEST(FlagFamilies, OnlyMeasuredFamiliesHaveNoStaticRules) {
   const std::set<std::string_view> measured = {"impossible-time", "validation-drift", "weak-task",
                                                "input-branching", "nondeterminism",   "unfair-baseline"};

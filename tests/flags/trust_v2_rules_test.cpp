@@ -1,6 +1,6 @@
-// The static rules of issue 15's families (checker-patch, hidden-code, module-shadowing, benchmark-detection,
-// l2-persistence, slowed-reference, invisible-cache) and the prebuilt-import fallback: a positive and a
-// legitimate example each, plus the decoders hidden-code relies on.
+// The static rules of checker-patch, hidden-code, module-shadowing, benchmark-detection, l2-persistence,
+// slowed-reference and invisible-cache, and the prebuilt-import fallback: a positive and a legitimate example
+// each, plus the decoders hidden-code relies on.
 #include <gtest/gtest.h>
 
 #include <algorithm>

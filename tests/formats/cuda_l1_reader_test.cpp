@@ -124,8 +124,8 @@ TEST(CudaL1Reader, BadLinesAreReportedAndTheRestLoads) {
   EXPECT_TRUE(run.tasks[1].candidates.at(0).measurements.empty());
 }
 
-// Issue 16: a value nested 100,000 deep overflowed the stack of whoever copied it. Now it is one bad line,
-// named with its column, and the lines around it load.
+// A value nested 100,000 deep would overflow the stack of whoever copied it: it is one bad line, named with
+// its column, and the lines around it load.
 TEST(CudaL1Reader, ADeeplyNestedValueSkipsItsLineOnly) {
   test::TempDir dir;
   std::string deep = row(1, 2);

@@ -76,8 +76,8 @@ TEST(LineStream, OverlongLineIsSkippedWithAnIssue) {
   EXPECT_EQ(s.issues[1].line, 5);
 }
 
-// Issue 16: one stray byte on line 2 used to reject the whole file as binary while the same byte on line
-// 200 skipped one line. Now a few bad bytes are text (the JSON reader skips their lines) wherever they are.
+// A few invalid bytes are text wherever they are (the JSON reader skips their lines): a stray byte on line
+// 2 must not reject the whole file as binary when the same byte on line 200 skips one line.
 TEST(LineStream, AFewInvalidUtf8BytesAreTextWhereverTheyAre) {
   test::TempDir dir;
   const Streamed s = stream(dir.write("latin1.txt", "caf\xe9\nok\n"));

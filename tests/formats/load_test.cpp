@@ -80,7 +80,7 @@ TEST(LoadAny, UnloadableInputsSayWhy) {
       "folders with ref.py and src.py)");
 }
 
-// Issue 16: the same stray byte on line 2 or on line 200 of a 250-line CUDA-L1 file skips that line only.
+// The same stray byte on line 2 or on line 200 of a 250-line CUDA-L1 file skips that line only.
 TEST(LoadAny, AStrayByteSkipsItsLineWhereverItIs) {
   test::TempDir dir;
   auto row = [](int task) {
@@ -103,8 +103,8 @@ TEST(LoadAny, AStrayByteSkipsItsLineWhereverItIs) {
   }
 }
 
-// Issue 16: a pipe, FIFO or /dev/stdin was opened twice (format detection, then the reader) and came out
-// as "unrecognised format"; /proc files said "file is empty". They are read once, and named as given.
+// A pipe, FIFO or /dev/stdin opened twice (format detection, then the reader) would come out as
+// "unrecognised format", and a /proc file as "file is empty"; they are read once, and named as given.
 TEST(LoadAny, AFifoIsReadOnceAndNamedAsGiven) {
   test::TempDir dir;
   const std::filesystem::path fifo = dir.path() / "run.jsonl";

@@ -1,6 +1,6 @@
-// The run format at RL scale (issue 14 item 4): programs stay in the file (ProgramText), candidate lines go
-// through the fast scanner (run_format_scan.h), which must read exactly what the JSON reader reads or leave
-// the line to it; and the verdict a measurement may carry (outcome, error).
+// The run format at RL scale: programs stay in the file (ProgramText), candidate lines go through the fast
+// scanner (run_format_scan.h), which must read exactly what the JSON reader reads or leave the line to it;
+// and the verdict a measurement may carry (outcome, error).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>

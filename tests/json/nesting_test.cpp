@@ -1,5 +1,5 @@
-// core/json/nesting: the depth bound every parser of foreign JSON checks first (issue 16: an array nested
-// 100,000 deep in a CUDA-L1 line crashed `kscope summary` and `check` with a stack overflow).
+// core/json/nesting: the depth bound every parser of foreign JSON checks first (without it, an array nested
+// 100,000 deep in a CUDA-L1 line overflows the stack of `kscope summary` and `check`).
 #include "core/json/nesting.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// The model's two small types for large runs (issue 14 item 4): ProgramText (a text in memory or in its
-// file) and SharedString (a measurement's names, shared).
+// The model's two small types for large runs: ProgramText (a text in memory or in its file) and SharedString
+// (a measurement's names, shared).
 #include "core/model/program_text.h"
 
 #include <gtest/gtest.h>

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <string>
 
 namespace ks {
@@ -23,6 +24,13 @@ TEST(Trimmed, KeepsWhatIsNotInTheGivenBlanks) {
   // CSV cells trim spaces and tabs only: a '\r' inside a line is the cell's.
   EXPECT_EQ(trimmed(" a\r ", " \t"), "a\r");
   EXPECT_EQ(trimmed("\n\n", " \t"), "\n\n");
+}
+
+TEST(Trimmed, CSpacesAreWhatIsspaceCounts) {
+  for (int c = 0; c < 256; ++c)
+    EXPECT_EQ(kCSpaces.find(static_cast<char>(c)) != std::string_view::npos, std::isspace(c) != 0) << c;
+  EXPECT_EQ(trimmed("\v\f id \f\v", kCSpaces), "id");
+  EXPECT_EQ(trimmed("\v id \f"), "\v id \f");  // the default blanks keep them
 }
 
 TEST(Trimmed, IsAViewIntoTheText) {

@@ -1,4 +1,4 @@
-// The build cache filled by several processes at once (issue 18: array tasks on several nodes share one
+// The build cache filled by several processes at once (a Slurm array's tasks on several nodes share one
 // cache folder): each builder stages its entry in a folder of its own and publishes it with one rename, so
 // exactly one complete entry is published, a reader never sees a record of one builder beside another's
 // library, and no staging folder is left behind.

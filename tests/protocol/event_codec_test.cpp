@@ -258,7 +258,8 @@ TEST(EventCodec, HelloAndBuildPayloadsRoundTrip) {
   EXPECT_EQ(*back.value, b);
 }
 
-// What keeps the candidate in (issue 16): absent from older runners' environments, round-trips when given.
+// What keeps the candidate in (docs/security.md): absent from older runners' environments, round-trips when
+// given.
 TEST(EventCodec, TheEnvironmentsContainmentRoundTripsAndIsAbsentFromOlderRunners) {
   Environment e = sampleEnvironment();
   EXPECT_FALSE(toJson(e).contains("containment"));

@@ -1,5 +1,5 @@
-// GEMM baselines in the evaluate result (issue 13): per-baseline, per-method numbers through JSON, older
-// results without them, and the release's "-max" rule checked against every row of the release.
+// GEMM baselines in the evaluate result: per-baseline, per-method numbers through JSON, older results without
+// them, and the release's "-max" rule checked against every row of the release.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,5 +1,5 @@
-// The classifier on compiler output as torch and nvcc print it (the messages of issue #21 and the CUDA-L1
-// release's failures).
+// The classifier on compiler output as torch and nvcc print it (messages seen in the CUDA-L1 release's
+// failures and in builds against today's torch and CUDA).
 #include "core/repair/build_cause.h"
 
 #include <gtest/gtest.h>

@@ -54,8 +54,8 @@ TEST(GpuList, AllCountsTheDriversGpus) {
   EXPECT_NE(l.error.find("no GPU"), std::string::npos) << l.error;
 }
 
-// The GUI's default (issue 18): every GPU found, one runner each; none found is one runner that sees what
-// the GUI sees, not an error; an explicit list that does not read is one.
+// The GUI's default: every GPU found, one runner each; none found is one runner that sees what the GUI sees,
+// not an error; an explicit list that does not read is one.
 TEST(GpuList, GuiRunnersDefaultToAllAndToOneRunnerWithoutGpus) {
   Env env;
   GpuList l = gpuRunners("", env.get(), "/nonexistent");

@@ -53,8 +53,8 @@ TEST(MeasuredRun, FromTheTypedEventItIsWhatTheStoredRowReadsBackAs) {
   EXPECT_EQ(typed.row.outcome, "error");
 }
 
-// A run timed by one runner of several, each on its own GPU (issue 18): the row keeps which, both as the GUI
-// sees it at once and as it reads back from the store; without one nothing is stored.
+// A run timed by one runner of several, each on its own GPU: the row keeps which, both as the GUI sees it at
+// once and as it reads back from the store; without one nothing is stored.
 TEST(MeasuredRun, ThePerGpuRunnersIdIsStoredAndReadBack) {
   const auto dir = std::filesystem::temp_directory_path() / ("ks-record-gpu-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);

@@ -106,7 +106,7 @@ TEST(CleanEnvironment, KeepsWhatTheRunnerAndCudaReadAndDropsTheStoreAndSecrets) 
 
 // Tools that cache per user (CuPy's ~/.cupy, Triton, Inductor, torch's extensions) are pointed into the build
 // cache, and Inductor compiles in the runner: its worker processes cannot start CUDA under the /proc rule
-// below (issue 20's run on two H200s: three CUDA-L1 programs failed to load or compile for these reasons).
+// below (without this, three CUDA-L1 programs fail to load or compile in a contained runner).
 TEST(ToolDirectories, EveryToolCacheLiesInTheBuildCacheAndInductorCompilesInProcess) {
   const fs::path scratch = "/s", cache = "/c";
   std::map<std::string, std::string> vars;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Issue 18, item 4: `kscope slurm` against a REAL one-node Slurm cluster started here, as root, on localhost:
-# a munge key and slurm.conf in a temporary folder, munged, slurmctld and slurmd, and accounting as a site
-# runs it: a MariaDB server of its own (a data folder made by mariadb-install-db in the temporary folder, on
-# a free localhost port) and slurmdbd on it (Debian 12: slurm-wlm, munge, slurmdbd, mariadb-server;
+# `kscope slurm` against a REAL one-node Slurm cluster started here, as root, on localhost: a munge key and
+# slurm.conf in a temporary folder, munged, slurmctld and slurmd, and accounting as a site runs it: a MariaDB
+# server of its own (a data folder made by mariadb-install-db in the temporary folder, on a free localhost
+# port) and slurmdbd on it (Debian 12: slurm-wlm, munge, slurmdbd, mariadb-server;
 # packaging/debian-test-deps.txt). It submits a 3-task array over cpu-tasks.kscope.jsonl (3 tasks, 7
 # pure-PyTorch candidates, on the CPU) after a 2-task build array, waits, merges the shards and checks the
 # merged results equal a local `kscope batch` of the same file in coverage (task, candidate, code hash) and
@@ -10,8 +10,7 @@
 # array's tasks COMPLETED, and a re-submission (the documented recovery: finished shards end at once) held
 # PENDING in a partition that is down, then 2 COMPLETED and 1 FAILED (its shard's output cannot be written).
 # Everything started is stopped at the end, on failure too. When Slurm or its accounting cannot start, the
-# test FAILS and says why: it never skips.
-# Usage: slurm_array_test.sh KSCOPE_BINARY
+# test FAILS and says why: it never skips. Usage: slurm_array_test.sh KSCOPE_BINARY
 set -uo pipefail
 kscope=$(realpath "${1:?usage: slurm_array_test.sh KSCOPE_BINARY}")
 here=$(cd "$(dirname "$0")" && pwd)

@@ -5,7 +5,7 @@ What it does for an `evaluate` request is chosen by the request's candidate.code
   ok               phase load, progress, result (an incorrect evaluation, with this process's pid, cwd and
                    the request's scratch folder)
   garbage          non-JSON lines and an event of another request on stdout, then ok
-  incomplete       an `ok` result whose payload is half an evaluation (issue 16's forged line)
+  incomplete       an `ok` result whose payload is half an evaluation (a forged line)
   two-results      the evaluated result, then a second one
   absurd-timing    a timing phase of ~2.5 s whose result claims 100 trials of 0.01 ms
   stray            ok, then a line on stdout after the answer (between requests)

@@ -1,5 +1,5 @@
-// supervisor::chooseMemoryLimit: the one rule for the memory a runner may hold (issue 16: without
-// --memory-limit there was none, and a candidate growing to 6 GB finished "correct").
+// supervisor::chooseMemoryLimit: the one rule for the memory a runner may hold, with or without
+// --memory-limit (without any limit, a candidate growing to 6 GB would finish "correct").
 #include <gtest/gtest.h>
 
 #include <string>

@@ -151,8 +151,8 @@ TEST(RunnerSupervisor, ExitStatusIsReported) {
   EXPECT_TRUE(s.request(evaluate("ok")).isResult());
 }
 
-// Issue 16: the runner's stdout carries its judge's lines only, so anything else on it is tampering: the
-// request ends with a `tampering` error quoting it, and the runner is replaced.
+// The runner's stdout carries its judge's lines only, so anything else on it is tampering: the request ends
+// with a `tampering` error quoting it, and the runner is replaced.
 TEST(RunnerSupervisor, GarbageAndOtherRequestsEventsOnStdoutAreTampering) {
   RunnerSupervisor s(fakeRunner());
   const auto before = runnerPid(s.request(evaluate("ok")));

@@ -1,5 +1,5 @@
-// The GEMM measurements' table per baseline and timing method (measured_format.h, issue 13): measured beside
-// the recorded numbers, and struck through after the trust rule's verdict when it speaks against the run.
+// The GEMM measurements' table per baseline and timing method (measured_format.h): measured beside the
+// recorded numbers, and struck through after the trust rule's verdict when it speaks against the run.
 #include <gtest/gtest.h>
 
 #include "core/protocol/gemm_baselines.h"

@@ -1,6 +1,6 @@
-// The report's content model and its HTML (issue 19) on the synthetic run: which sections a choice gives,
-// the verdict before a caught hack's struck-through number, the diff's line marks, coloured code, inline SVG
-// charts, and the slide deck's sidecar round trip.
+// The report's content model and its HTML on the synthetic run: which sections a choice gives, the verdict
+// before a caught hack's struck-through number, the diff's line marks, coloured code, inline SVG charts, and
+// the slide deck's sidecar round trip.
 #include <gtest/gtest.h>
 
 #include <QDir>

@@ -284,9 +284,9 @@ TEST(SearchTree, TheToolTipSaysTheIdea) {
                   .contains(QStringLiteral("Incorrect")));
 }
 
-// Issue 14: the search tree of a 100 000-candidate run lays out in well under a second. One task with
-// RL-like lineage (each rollout derived from an earlier one, 8 per step), as bench/generate_run.cpp makes
-// them; the assertion is loose (a loaded 2-core machine), the time is printed.
+// The search tree of a 100 000-candidate run lays out in well under a second. One task with RL-like lineage
+// (each rollout derived from an earlier one, 8 per step), as bench/generate_run.cpp makes them; the assertion
+// is loose (a loaded 2-core machine), the time is printed.
 TEST(SearchTree, AHundredThousandCandidatesLayOutQuickly) {
   constexpr int kCandidates = 100000;
   Task task;
@@ -334,8 +334,8 @@ TEST(SearchTree, AHundredThousandCandidatesLayOutQuickly) {
 namespace ks {
 namespace {
 
-// Issue 14 item 3: the branching search in sample_runs/ loads cleanly, its lineage is a tree over four
-// rounds, and it claims no number it does not have (measurements only once measured on a GPU).
+// The branching search in sample_runs/ loads cleanly, its lineage is a tree over four rounds, and it claims
+// no number it does not have (measurements only once measured on a GPU).
 TEST(SearchTreeSample, TheCaseStudyLoadsAndItsLineageIsWellFormed) {
   const std::string path = KS_SOURCE_DIR "/sample_runs/search-softmax.kscope.jsonl";
   const auto run = std::make_shared<const LoadedRun>(loadAny(path));

@@ -10,8 +10,8 @@ namespace {
 const std::array<GpuCeilings, 3> kTable{{
     // H100 SXM 80GB: what the project's device machine reaches, since the points are times taken on it —
     // 3.0 TB/s counting bytes read and written by a copy (docs/hacks.md, "impossible-time"), ~800 TFLOP/s
-    // dense 16-bit GEMM (issue 13). Re-measured on it on 2026-11-25 with torch 16-bit matmul, fp32
-    // accumulation (reduced-precision reduction off), CUDA events: copying 1 GiB 3.01 TB/s; 4096³ 748,
+    // dense 16-bit GEMM. Re-measured on it on 2026-11-25 with torch 16-bit matmul, fp32 accumulation
+    // (reduced-precision reduction off), CUDA events: copying 1 GiB 3.01 TB/s; 4096³ 748,
     // 8192³ 754, 16384³ 680 TFLOP/s — cuBLAS's best stays under the 800 ceiling, which a faster kernel may
     // approach. The datasheet (NVIDIA H100 Tensor Core GPU, SXM column) says 3.35 TB/s and 989 TFLOP/s.
     {"h100", "H100 SXM 80GB", 3.0, 800.0, 800.0,

@@ -19,16 +19,16 @@ QString localTime(const std::string& isoUtc) {
 }
 
 QString deviceText(const runs::MeasuredRun& run) {
-  // One rule for every row (issue 17: "cpu" beside "AMD EPYC (cpu), this machine"): "<name> (<kind>)". A
-  // run that reported no device name (it ended in an error before, or its runner predates the name) shows
-  // "—" for it, and the kind it asked for.
+  // One rule for every row, so that no two rows name a device differently: "<name> (<kind>)". A run that
+  // reported no device name (it ended in an error before, or its runner predates the name) shows "—" for it,
+  // and the kind it asked for.
   const std::string kind = run.result && !run.result->device.empty() ? run.result->device : std::string();
   const bool named = !run.row.device.empty() && run.row.device != kind && run.row.device != "cpu" &&
                      run.row.device != "cuda" && run.row.device != "default";
   const std::string asked = named ? kind : (kind.empty() ? run.row.device : kind);
   QString kindText = asked == "default" || asked.empty() ? QObject::tr("the runner's default device")
                                                          : QString::fromStdString(asked);
-  // Issue 18: a run of one runner of several, each on its own GPU, says which: "(cuda, GPU 1)".
+  // A run of one runner of several, each on its own GPU, says which: "(cuda, GPU 1)".
   const QString gpu = run.gpu.empty() ? QString() : QObject::tr("GPU %1").arg(QString::fromStdString(run.gpu));
   if (!gpu.isEmpty()) kindText += QStringLiteral(", ") + gpu;
   if (!named) return QStringLiteral("— (%1)").arg(kindText);

@@ -11,7 +11,7 @@ namespace ks {
 
 QString localTime(const std::string& isoUtc);  // "2026-05-04 12:03" in local time; as given if unreadable
 // "AMD EPYC (cpu)", "NVIDIA H100 80GB HBM3 (cuda)"; "— (cpu)" for a run that reported no device name;
-// "NVIDIA H100 80GB HBM3 (cuda, GPU 1)" for one measured by the runner of GPU 1 of several (issue 18)
+// "NVIDIA H100 80GB HBM3 (cuda, GPU 1)" for one measured by the runner of GPU 1 of several
 QString deviceText(const runs::MeasuredRun& run);
 QString outcomeText(const runs::MeasuredRun& run);  // "correct", "incorrect", "error: timeout"
 // "17.20× [16.93–17.48×]" (the 95 % interval); "17.20× ± 3.1%" (the candidate's CV) for results of runners
@@ -34,7 +34,7 @@ QString runHeadlineHtml(const runs::MeasuredRun& run);
 // empty for any other run. repairLines(): one line per repair with what it changed, for tooltips.
 QString repairText(const runs::MeasuredRun& run);
 QString repairLines(const runs::MeasuredRun& run);
-// Issue 21 item 3, for a repaired program's run: the three numbers side by side, rich text — "Recorded
+// For a repaired program's run (`kscope run --repair`): the three numbers side by side, rich text — "Recorded
 // <b>2.500×</b> · PyTorch fallback <b>1.020×</b> (2026-11-25 10:02) · repaired kernel <b>3.200×</b>"; a
 // number that is not known says so. Empty for a run that is not a repair.
 QString repairedBesideHtml(const runs::MeasuredRun& repaired, const runs::MeasuredRun* fallbackBefore,

@@ -1,8 +1,8 @@
 #pragma once
-// Sorting a million rows by a number (issue 14 item 4): a stable LSD radix sort on 64-bit keys, eleven bits a
-// pass (six passes, every digit's counts taken in one read), passes whose digit is the same for every item
-// skipped. A million rows take tens of milliseconds, where std::sort through a comparator took hundreds.
-// Used by the task table's sort (CandidateFilterProxy) and the speedup distribution.
+// Sorting a million rows by a number: a stable LSD radix sort on 64-bit keys, eleven bits a pass (six passes,
+// every digit's counts taken in one read), passes whose digit is the same for every item skipped. A million
+// rows take tens of milliseconds, where std::sort through a comparator took hundreds. Used by the task
+// table's sort (CandidateFilterProxy) and the speedup distribution.
 #include <algorithm>
 #include <bit>
 #include <cmath>

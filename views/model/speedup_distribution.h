@@ -3,7 +3,7 @@
 // LoadedRun row, log2 bins, and per-level groups. Zero, negative or non-finite speedups cannot sit on a log
 // axis; they are counted in unplottable() rather than dropped silently. Each point carries its verdict from
 // the one trust rule (speedup_trust.h: a caught hack, a fallback-timed number), so that every chart marks
-// the same points as "not a win" (issue 17 item 2, issue 21 item 3).
+// the same points as "not a win".
 #include <string>
 #include <vector>
 

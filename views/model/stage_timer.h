@@ -1,10 +1,10 @@
 #pragma once
-// Where the time of opening a run goes (issue 14 item 4: the first paint of a million candidates). Each
-// stage logs its wall-clock milliseconds and the process's CPU milliseconds over it (every thread: the
-// reader parses on all cores) to the logging category "kscope.timing", which is off unless enabled
-// (QT_LOGGING_RULES="kscope.timing.debug=true"); bench_gui enables it and prints the stages as the
-// first-paint breakdown. On a machine shared with other work the CPU time moves much less than the wall
-// time. A disabled timer costs one check.
+// Where the time of opening a run goes (to find what stands between a million candidates and the first
+// paint). Each stage logs its wall-clock milliseconds and the process's CPU milliseconds over it (every
+// thread: the reader parses on all cores) to the logging category "kscope.timing", which is off unless
+// enabled (QT_LOGGING_RULES="kscope.timing.debug=true"); bench_gui enables it and prints the stages as the
+// first-paint breakdown. On a machine shared with other work the CPU time moves much less than the wall time.
+// A disabled timer costs one check.
 #include <QElapsedTimer>
 #include <QLoggingCategory>
 #include <ctime>

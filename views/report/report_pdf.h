@@ -1,7 +1,7 @@
 #pragma once
-// A report as PDF with Qt's own writer (issue 19): QTextDocument lays out the report's rich-text flavour
-// (report_html.h) on A4 pages and QPdfWriter writes them; the charts are the same SVG as the HTML page's,
-// rendered by Qt SVG. Needs a QGuiApplication (fonts); `kscope report` makes an offscreen one.
+// A report as PDF with Qt's own writer: QTextDocument lays out the report's rich-text flavour (report_html.h)
+// on A4 pages and QPdfWriter writes them; the charts are the same SVG as the HTML page's, rendered by Qt SVG.
+// Needs a QGuiApplication (fonts); `kscope report` makes an offscreen one.
 #include <QString>
 
 #include "views/model/report_html.h"
