@@ -8,6 +8,7 @@
 
 #include "app/kscope/candidate_repair.h"
 #include "app/kscope/input_loading.h"
+#include "core/model/task_lookup.h"
 #include "core/nvcc/gpu_arch.h"
 #include "core/nvcc/python_sources_build.h"
 #include "core/nvcc/torch_setup.h"
@@ -30,8 +31,15 @@ std::string located(const nvcc::Diagnostic& d) {
 int runCompileCheck(const CompileCheckOptions& o) {
   LoadedInput input = loadInput(o.file);
   if (!input.usable) return 2;
-  std::string wanted = o.task;
-  if (!wanted.empty() && wanted.front() != 'L') wanted = "L" + wanted;
+  std::string wanted;
+  if (!o.task.empty()) {  // the one task-key rule of every command (core/model/task_lookup.h)
+    const TaskLookup found = lookUpTask(input.run, o.task, o.file);
+    if (!found.task) {
+      std::cerr << "kscope check --compile: error: " << found.error << "\n";
+      return 2;
+    }
+    wanted = found.task->key();
+  }
   nvcc::TorchSetup torch = nvcc::discoverTorchSetup(o.python);
   if (!torch.found() && o.python == "python3") torch = nvcc::discoverTorchSetup("/usr/bin/python3");
   if (!torch.found()) {

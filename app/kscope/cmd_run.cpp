@@ -19,6 +19,7 @@
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "core/hash/sha256.h"
+#include "core/model/task_lookup.h"
 #include "core/nvcc/gpu_arch.h"
 #include "core/protocol/json_codec.h"
 #include "core/runs/candidate_history.h"
@@ -74,9 +75,9 @@ const Task* pickTask(const RunFile& run, const RunOptions& o, std::string& error
             joinKeys(run) + ")";
     return nullptr;
   }
-  if (const Task* t = run.findTask(o.task)) return t;
-  error = o.file + " has no task " + o.task + " (tasks: " + joinKeys(run) + ")";
-  return nullptr;
+  TaskLookup found = lookUpTask(run, o.task, o.file);  // the one rule of every command (task_lookup.h)
+  error = std::move(found.error);
+  return found.task;
 }
 
 std::optional<Chosen> pickCandidate(const Task& task, const RunOptions& o, std::string& error) {
@@ -440,7 +441,8 @@ void addRunCommand(CLI::App& app) {
       "Re-run one candidate on this machine: build, check against the reference, time; record the result");
   command->add_option("file", o->file, "CUDA-L1 JSONL, kscope run file, KernelBench folder or .cu file")
       ->required();
-  command->add_option("--task", o->task, "Task key, e.g. L1/12 (optional when the file has one task)");
+  command->add_option("--task", o->task,
+                      "Task key, e.g. L1/12 or 1/12 (optional when the file has one task)");
   auto* candidate = command->add_option("--candidate", o->candidate, "Candidate id within the task");
   command->add_option("--code", o->code, "Run this program (.py, or .cu with a // kscope: header) instead")
       ->excludes(candidate);
