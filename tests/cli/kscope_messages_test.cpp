@@ -1,5 +1,5 @@
 // What kscope says to a newcomer: one task-key rule for every command that takes --task, with the closest
-// keys offered for one that is not there.
+// keys offered for one that is not there; the closest subcommand for a word that is none.
 #include <string>
 
 #include "ks_test_paths.h"
@@ -89,6 +89,26 @@ TEST_F(KscopeMessages, AnUnknownTaskOffersTheClosestKeyInEveryCommand) {
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_EQ(r.err, "kscope report: " + offered + "\n");
   }
+}
+
+// "kscope summarize" used to answer "A subcommand is required".
+TEST_F(KscopeMessages, AnUnknownCommandNamesTheClosest) {
+  Result r = kscope("summarize " + quoted(dir_ / "x.jsonl"));
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err, "kscope: unknown command 'summarize'; did you mean 'summary'?\n");
+  EXPECT_EQ(r.out, "");
+  r = kscope("chek --json x.jsonl");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err, "kscope: unknown command 'chek'; did you mean 'check'?\n");
+  r = kscope("frobnicate");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err.rfind("kscope: unknown command 'frobnicate' (commands: batch, check, import, ", 0), 0u)
+      << r.err;
+  EXPECT_NE(r.err.find("summary"), std::string::npos) << r.err;
+  // No word at all is still CLI11's own usage error.
+  r = kscope("");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("A subcommand is required"), std::string::npos) << r.err;
 }
 
 }  // namespace
