@@ -30,7 +30,9 @@ std::optional<std::string> unknownCommand(CLI::App& app) {
   const std::vector<std::string> near = ks::closestNames(word, names);
   const std::string head = "kscope: unknown command '" + word + "'";
   if (!near.empty()) return head + "; did you mean " + ks::alternatives(near, "'") + "?";
-  return head + " (commands: " + ks::alternatives(names) + "; kscope --help says what each does)";
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+  return head + " (commands: " + list + "; kscope --help says what each does)";
 }
 
 }  // namespace
