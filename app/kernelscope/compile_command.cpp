@@ -1,20 +1,13 @@
 #include "app/kernelscope/compile_command.h"
 
-#include <unistd.h>
-
 #include <QAction>
-#include <QDir>
 #include <QInputDialog>
 #include <QKeySequence>
 #include <QSettings>
 #include <QtConcurrent/QtConcurrentRun>
-#include <atomic>
-#include <filesystem>
 
 #include "core/nvcc/gpu_arch.h"
-#include "core/nvcc/python_sources_build.h"
-#include "core/nvcc/torch_setup.h"
-#include "core/repair/build_cause.h"
+#include "core/runs/program_compile.h"
 #include "views/model/code_problems.h"
 #include "views/model/loaded_run.h"
 #include "views/model/open_run.h"
@@ -28,24 +21,12 @@ const QString kSecondsKey = QStringLiteral("compile/lastSeconds");
 
 CompileCommand::Outcome compile(std::string program, std::string arch, int row, bool forRun,
                                 std::shared_ptr<std::atomic<bool>> cancel) {
-  static std::atomic<int> serial{0};
   CompileCommand::Outcome out{{}, {}, std::move(program), std::move(arch), row, forRun};
-  nvcc::TorchSetup torch = nvcc::discoverTorchSetup("python3");
-  if (!torch.found()) torch = nvcc::discoverTorchSetup("/usr/bin/python3");
-  if (!torch.found()) {
-    out.error = "no torch headers: " + torch.error;
-    return out;
-  }
-  const auto scratch = std::filesystem::temp_directory_path() /
-                       ("kernelscope-compile-" + std::to_string(::getpid()) + "-" + std::to_string(++serial));
-  nvcc::addCudaHeaderShim(torch, scratch / "shim");
-  std::error_code ec;
-  std::filesystem::create_directories(scratch / "build", ec);
-  nvcc::BuildOptions options = nvcc::compileCheckOptions(torch, out.arch, scratch / "build");
-  options.cancel = cancel.get();
-  out.result = nvcc::buildPythonSources(out.program, options);
+  // kscope run's path too
+  runs::ProgramCompile compiled = runs::compileProgram(out.program, out.arch, "python3", cancel.get());
+  out.result = std::move(compiled.result);
+  out.error = std::move(compiled.error);
   out.cancelled = cancel->load();
-  std::filesystem::remove_all(scratch, ec);
   return out;
 }
 
@@ -125,33 +106,7 @@ void CompileCommand::cancel() {
 double CompileCommand::lastSeconds() { return QSettings().value(kSecondsKey, 0.0).toDouble(); }
 
 QString CompileCommand::summary(const Outcome& out) {
-  const QString arch = QString::fromStdString(out.arch);
-  if (!out.error.empty())
-    return tr("nothing compiled for %1: %2").arg(arch, QString::fromStdString(out.error));
-  const auto& r = out.result;
-  if (!r.ok) {
-    const std::size_t errors = r.errorCount();
-    return tr("compiled for %1: %2 (%3); %4")
-        .arg(arch, errors == 1 ? tr("1 error") : tr("%1 errors").arg(errors),
-             QString::fromUtf8(repair::causeName(repair::classifyBuildFailure(r.log, out.program).cause)),
-             QString::fromStdString(nvcc::summarizeErrors(r.diagnostics)));
-  }
-  QStringList kernels;
-  for (const auto& k : r.kernels) {
-    QString name = QString::fromStdString(k.name);
-    name = name.left(name.indexOf('(') < 0 ? name.size() : name.indexOf('('));
-    kernels << tr("%1: %2 registers, %3 B shared, %4")
-                   .arg(name)
-                   .arg(k.registers)
-                   .arg(k.sharedBytes)
-                   .arg(k.spillStores + k.spillLoads > 0
-                            ? tr("%1 B spilled").arg(k.spillStores + k.spillLoads)
-                            : tr("no spills"));
-  }
-  return tr("compiled for %1 without errors: %2 (%3), %4 s")
-      .arg(arch, r.kernels.size() == 1 ? tr("1 kernel") : tr("%1 kernels").arg(r.kernels.size()),
-           kernels.isEmpty() ? tr("no __global__ kernel") : kernels.join(QStringLiteral("; ")))
-      .arg(r.compileSeconds, 0, 'f', 0);
+  return QString::fromStdString(runs::compileSummary(out.result, out.error, out.arch, out.program));
 }
 
 void CompileCommand::show() {

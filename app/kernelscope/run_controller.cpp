@@ -6,9 +6,9 @@
 #include <cstdlib>
 
 #include "app/kernelscope/run_worker.h"
-#include "core/pysource/embedded_sources.h"
 #include "core/runs/fallback_note.h"
 #include "core/runs/gpu_list.h"
+#include "core/runs/program_compile.h"
 #include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/runner_location.h"
 #include "views/model/loaded_run.h"
@@ -170,10 +170,9 @@ QString RunController::whyNotRunnable(const std::shared_ptr<const LoadedRun>& ru
 }
 
 bool RunController::compilesInsteadOfRunning(const QString& program) const {
-  if (!m_environment || m_environment->device == "cuda" || !m_choices.device.empty()) return false;
-  for (const EmbeddedSource& source : extractEmbeddedSources(program.toStdString()))
-    if (source.language == "cuda") return true;
-  return false;
+  // Device cpu asks for the run anyway (it times the PyTorch fallback); the rule is kscope run's too.
+  return m_environment && runs::compilesInsteadOfRunning(m_environment->device, program.toStdString(),
+                                                         !m_choices.device.empty());
 }
 
 QString RunController::enqueue(const std::shared_ptr<const LoadedRun>& run, const QString& sourceFile,

@@ -29,19 +29,20 @@
 #include "app/kscope/batch_prebuild.h"
 #include "app/kscope/batch_shards.h"
 #include "app/kscope/candidate_repair.h"
-#include "core/nvcc/gpu_arch.h"
-#include "core/protocol/gemm_baselines.h"
-#include "core/protocol/json_codec.h"
-#include "core/runs/fallback_note.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "app/kscope/runner_pool.h"
 #include "core/hash/sha256.h"
 #include "core/json/nesting.h"
+#include "core/model/task_lookup.h"
+#include "core/nvcc/gpu_arch.h"
+#include "core/protocol/gemm_baselines.h"
+#include "core/protocol/json_codec.h"
 #include "core/runs/evaluate_options.h"
+#include "core/runs/fallback_note.h"
 #include "core/runs/gpu_list.h"
-#include "core/runs/shard_plan.h"
 #include "core/runs/record_result.h"
+#include "core/runs/shard_plan.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
 #include "core/supervisor/evaluation_request.h"
@@ -140,10 +141,8 @@ std::map<const Candidate*, Json> applyRepairs(RunFile& run, const BatchOptions& 
 std::vector<Entry> planEntries(const RunFile& run, const BatchOptions& o) {
   std::vector<Entry> all;
   for (const Task& t : run.tasks) {
-    // Each --task as RunFile::findTask reads it: a whole key, or the unique tail of a named one.
-    if (!o.tasks.empty() && std::none_of(o.tasks.begin(), o.tasks.end(),
-                                         [&](const std::string& k) { return run.findTask(k) == &t; }))
-      continue;
+    // o.tasks are whole keys by now (resolved in runBatch).
+    if (!o.tasks.empty() && std::find(o.tasks.begin(), o.tasks.end(), t.key()) == o.tasks.end()) continue;
     for (const Candidate& c : t.candidates)
       if (c.code) all.push_back({&t, &c, hash::codeHash(*c.code)});
   }
@@ -515,6 +514,14 @@ int runBatch(BatchOptions& o) {
   LoadedInput input = loadInput(o.file);
   if (!input.usable) return kExitFailure;
   const int inputCode = exitCode();
+  for (std::string& typed : o.tasks) {  // the one task-key rule of every command (core/model/task_lookup.h)
+    const TaskLookup found = lookUpTask(input.run, typed, o.file);
+    if (!found.task) {
+      std::cerr << "kscope batch: error: " << found.error << "\n";
+      return kExitFailure;
+    }
+    typed = found.task->key();
+  }
   const std::map<const Candidate*, Json> repairs = applyRepairs(input.run, o);
 
   const std::vector<Entry> todo = planEntries(input.run, o);

@@ -5,7 +5,6 @@
 // corpus (tests/hacks). Keys: docs/cli.md.
 #include <unistd.h>
 
-#include <cctype>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -15,8 +14,6 @@
 #include <vector>
 
 #include "app/kscope/candidate_repair.h"
-#include "core/nvcc/gpu_arch.h"
-#include "core/runs/fallback_note.h"
 #include "app/kscope/check_compile.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
@@ -26,7 +23,10 @@
 #include "core/flags/hack_corpus.h"
 #include "core/flags/runtime_flags.h"
 #include "core/flags/static_rules.h"
+#include "core/model/task_lookup.h"
+#include "core/nvcc/gpu_arch.h"
 #include "core/protocol/json_codec.h"
+#include "core/runs/fallback_note.h"
 #include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/interrupt_cancel.h"
 #include "core/supervisor/runner_location.h"
@@ -223,20 +223,15 @@ void runCheck(const CheckOptions& options) {
   if (!input.usable)
     return printStopped(options, input.run.format, firstError(input.run), input.run.errorCount());
   const RunFile& run = input.run;
-  // "1/12" means L1/12; a named key ("LayerNorm", "64x64x64") is taken as the task's own key.
-  if (!wanted.empty() && !run.findTask(wanted) && std::isdigit(static_cast<unsigned char>(wanted.front())))
-    wanted = "L" + wanted;
   if (!wanted.empty()) {
-    const Task* found = run.findTask(wanted);
-    if (!found) {
-      const std::string message =
-          "no task " + wanted + " in " + options.file +
-          " (tasks are named like L1/12, or by their own key: LayerNorm, h100_F32F16F16F32/64x64x64)";
-      std::cerr << "kscope: " << message << "\n";
+    // The one task-key rule of every command (core/model/task_lookup.h).
+    const TaskLookup found = lookUpTask(run, wanted, options.file);
+    if (!found.task) {
+      std::cerr << "kscope: " << found.error << "\n";
       raiseExitCode(kExitFailure);
-      return printStopped(options, run.format, message, run.errorCount());
+      return printStopped(options, run.format, found.error, run.errorCount());
     }
-    wanted = found->key();
+    wanted = found.task->key();
   }
   std::string noRunner;
   const std::unique_ptr<RuntimeChecker> checker = runtimeChecker(options, noRunner);

@@ -17,6 +17,7 @@
 
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
+#include "core/model/task_lookup.h"
 #include "core/store/store_path.h"
 #include "core/version/version.h"
 #include "views/model/loaded_run.h"
@@ -62,6 +63,16 @@ void runReport(const ReportCliOptions& o) {
   const auto started = std::chrono::steady_clock::now();
   LoadedInput input = loadInput(o.file);
   if (!input.usable) return;
+  std::vector<std::string> tasks;
+  for (const std::string& typed : o.tasks) {  // the one task-key rule of every command (task_lookup.h)
+    const TaskLookup found = lookUpTask(input.run, typed, o.file);
+    if (!found.task) {
+      std::cerr << "kscope report: " << found.error << "\n";
+      raiseExitCode(kExitFailure);
+      return;
+    }
+    tasks.push_back(found.task->key());
+  }
   const std::string sourceFile = o.file;
   auto loaded = std::make_shared<const LoadedRun>(std::move(input.run));
   QThreadPool pool;
@@ -75,7 +86,7 @@ void runReport(const ReportCliOptions& o) {
     history = std::move(read.history);
   }
 
-  ReportOptions options{o.tasks, o.candidate, o.baseline};
+  ReportOptions options{tasks, o.candidate, o.baseline};
   const ReportContent content = buildReport(*run, history.get(), options);
   for (const std::string& problem : content.problems) std::cerr << "kscope report: " << problem << "\n";
   if (!content.problems.empty()) {  // an unknown --task or --candidate: not done (docs/cli.md, exit codes)
@@ -119,7 +130,8 @@ void addReportCommand(CLI::App& app) {
       "report", "Write a case study as a self-contained HTML page or a PDF (docs/cli.md)");
   command->add_option("file", o->file, "CUDA-L1 JSONL, kscope run file, KernelBench folder or .cu file")
       ->required();
-  command->add_option("--task", o->tasks, "Task key (L1/12); repeat for several; default: the whole file");
+  command->add_option("--task", o->tasks,
+                      "Task key (L1/12 or 1/12); repeat for several; default: the whole file");
   command->add_option("--candidate", o->candidate, "Only this candidate id of the chosen tasks");
   command->add_option("--baseline", o->baseline, "Baseline of the recorded speedups charted (default: default)");
   command->add_option("--out", o->out, "report.html or report.pdf")->required();

@@ -16,15 +16,18 @@
 #include <string>
 
 #include "app/kscope/candidate_repair.h"
+#include "app/kscope/check_compile.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "core/hash/sha256.h"
+#include "core/model/task_lookup.h"
 #include "core/nvcc/gpu_arch.h"
 #include "core/protocol/json_codec.h"
 #include "core/runs/candidate_history.h"
 #include "core/runs/evaluate_options.h"
 #include "core/runs/fallback_note.h"
 #include "core/runs/gemm_baseline_table.h"
+#include "core/runs/program_compile.h"
 #include "core/runs/record_result.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
@@ -34,9 +37,9 @@
 #include "core/supervisor/phase_times.h"
 #include "core/supervisor/runner_location.h"
 #include "core/supervisor/runner_supervisor.h"
-#include "core/supervisor/supervisor_options.h"
 #include "core/supervisor/server_client.h"
 #include "core/supervisor/server_socket.h"
+#include "core/supervisor/supervisor_options.h"
 
 namespace ks::cli {
 namespace {
@@ -52,6 +55,9 @@ struct RunOptions {
   bool json = false, noStore = false, keepScratch = false, noServer = false;
   bool repair = false;  // --repair: run the repaired program (candidate_repair.h)
   std::string arch;     // --arch: what arch-flag repairs write (default: this machine's GPU)
+  // --time-fallback: run a program that builds CUDA even on a machine without a GPU (its PyTorch fallback
+  // is timed); without it such a program is compiled with nvcc instead (core/runs/program_compile.h).
+  bool timeFallback = false;
 };
 
 // The candidate to run and how to name its place in messages: "FILE:14" or the --code path.
@@ -74,9 +80,9 @@ const Task* pickTask(const RunFile& run, const RunOptions& o, std::string& error
             joinKeys(run) + ")";
     return nullptr;
   }
-  if (const Task* t = run.findTask(o.task)) return t;
-  error = o.file + " has no task " + o.task + " (tasks: " + joinKeys(run) + ")";
-  return nullptr;
+  TaskLookup found = lookUpTask(run, o.task, o.file);  // the one rule of every command (task_lookup.h)
+  error = std::move(found.error);
+  return found.task;
 }
 
 std::optional<Chosen> pickCandidate(const Task& task, const RunOptions& o, std::string& error) {
@@ -298,6 +304,57 @@ std::optional<runs::MeasuredRun> earlierFallback(const RunOptions& o, const Chos
   return run ? std::optional<runs::MeasuredRun>(*run) : std::nullopt;
 }
 
+// What the runner's hello says it evaluates on: "cuda" when its torch sees a GPU, else "cpu" (whatever
+// --device asks for). nullopt when it does not answer: the run itself then says why.
+std::optional<std::string> runnerDevice(supervisor::RunnerClient& client) {
+  protocol::Request hello;
+  hello.op = protocol::Op::Hello;
+  const supervisor::RequestOutcome outcome = client.request(hello);
+  if (!outcome.isResult()) return std::nullopt;
+  auto environment = protocol::decodeHelloPayload(outcome.result()->result);
+  if (!environment.value) return std::nullopt;
+  return environment.value->device;
+}
+
+// No GPU here and the program builds CUDA: what the GUI's Run does there too. Compiles the program's CUDA
+// with nvcc for --arch (default this machine's GPU, else sm_90a), prints nvcc's errors on their Python
+// lines, and says that nothing was checked or timed. Returns the exit code: 2, nothing was run.
+int compileInstead(const RunOptions& o, const Chosen& chosen, const Task& task,
+                   const std::optional<AppliedRepair>& repaired, const std::string& server) {
+  const std::string arch = nvcc::targetArch(o.arch);
+  const std::string& program = *chosen.candidate.code;
+  std::cerr << "kscope run: " << task.key() << " " << chosen.candidate.id << " (" << chosen.where
+            << "): no GPU here: compiling its CUDA with nvcc for " << arch << " instead of running it\n";
+  const runs::ProgramCompile compiled = runs::compileProgram(program, arch);
+  std::string why =
+      "nothing was checked or timed: this machine has no GPU (the runner's torch sees no CUDA device), where "
+      "torch cannot build the program's CUDA extension, so it was compiled with nvcc for ";
+  why += arch + " instead; --time-fallback runs it anyway and times its PyTorch fallback on the CPU";
+  if (o.json) {
+    Json out = {{"file", o.file}, {"task", task.key()}, {"candidate", chosen.candidate.id}};
+    if (!chosen.fromCodeFile) out["source_line"] = chosen.candidate.sourceLine;
+    out["code_hash"] = hash::codeHash(program);
+    out["outcome"] = "error";
+    if (auto claimed = chosen.candidate.speedup()) out["recorded_speedup"] = *claimed;
+    if (repaired) out["repair"] = repairJson(*repaired);
+    Json instead = {{"why", why}, {"arch", arch}, {"summary", runs::compileSummary(compiled, program)}};
+    if (compiled.error.empty())
+      instead.update(compileJson(compiled));
+    else
+      instead["error"] = compiled.error;
+    out["compiled_instead"] = std::move(instead);
+    out["server"] = server.empty() ? Json(nullptr) : Json(server);
+    out["stored"] = nullptr;
+    std::cout << out.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+    return kExitError;
+  }
+  std::cout << task.key() << " " << chosen.candidate.id << " (" << chosen.where << ")\n"
+            << "  no GPU    " << why << "\n"
+            << "  compile   " << runs::compileSummary(compiled, program) << "\n";
+  if (compiled.error.empty()) printCompileDetails(std::cout, compiled);
+  return kExitError;
+}
+
 int runOne(const RunOptions& o) {
   LoadedInput input = loadInput(o.file);
   if (!input.usable) return kExitError;
@@ -345,6 +402,15 @@ int runOne(const RunOptions& o) {
     auto supervisorOptions = supervisor::clientSupervisorOptions(runner.path, o.device, memoryBytes);
     supervisorOptions.keepScratch = o.keepScratch;
     client = std::make_unique<supervisor::RunnerSupervisor>(supervisorOptions);
+  }
+  // No GPU here and the program builds CUDA: torch would fail in its architecture detection before nvcc
+  // ran, and the run would time the PyTorch fallback or end in that failure. As the GUI's Run does, compile
+  // it instead (one rule: runs::compilesInsteadOfRunning); --time-fallback runs it anyway.
+  if (!o.timeFallback && chosen->candidate.language == CodeLanguage::Python &&
+      runs::buildsCudaExtension(*chosen->candidate.code)) {
+    const std::optional<std::string> device = runnerDevice(*client);
+    if (device && runs::compilesInsteadOfRunning(*device, *chosen->candidate.code, false))
+      return compileInstead(o, *chosen, *task, repaired, server);
   }
   supervisor::InterruptCancel interrupts(*client);
   const bool tty = isatty(STDERR_FILENO);
@@ -440,7 +506,8 @@ void addRunCommand(CLI::App& app) {
       "Re-run one candidate on this machine: build, check against the reference, time; record the result");
   command->add_option("file", o->file, "CUDA-L1 JSONL, kscope run file, KernelBench folder or .cu file")
       ->required();
-  command->add_option("--task", o->task, "Task key, e.g. L1/12 (optional when the file has one task)");
+  command->add_option("--task", o->task,
+                      "Task key, e.g. L1/12 or 1/12 (optional when the file has one task)");
   auto* candidate = command->add_option("--candidate", o->candidate, "Candidate id within the task");
   command->add_option("--code", o->code, "Run this program (.py, or .cu with a // kscope: header) instead")
       ->excludes(candidate);
@@ -464,9 +531,13 @@ void addRunCommand(CLI::App& app) {
       "--repair", o->repair,
       "Run the candidate's program with its mechanical build repairs (docs/cli.md); the file is "
       "not changed");
-  command->add_option("--arch", o->arch,
-                      "Architecture that --repair writes into -arch flags, and the -arch of native (.cu) builds "
-                      "(default: this GPU's; sm_90a on an H100)");
+  command->add_option(
+      "--arch", o->arch,
+      "Architecture that --repair writes into -arch flags, the -arch of native (.cu) builds and "
+      "of the compile without a GPU (default: this GPU's; sm_90a on an H100 and without one)");
+  command->add_flag("--time-fallback", o->timeFallback,
+                    "Without a GPU, run a program that builds CUDA anyway and time its PyTorch fallback "
+                    "(default: compile its CUDA with nvcc and say that nothing was timed)");
   command->add_flag("--json", o->json, "Print one JSON document (keys: docs/cli.md)");
   command->callback([o] { exitCode() = runOne(*o); });
 }

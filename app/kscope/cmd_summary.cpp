@@ -1,11 +1,13 @@
-// kscope summary FILE... [--json]: speedup statistics (overall, per level, per baseline) and static flag
-// counts per family, for each file. Keys and columns: docs/cli.md.
+// kscope summary FILE... [--json]: speedup statistics (all recorded, per level, shown as wins, per baseline)
+// and static flag counts per family, for each file. Keys and columns: docs/cli.md.
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "core/flags/flag_counts.h"
 #include "core/flags/flag_families.h"
 #include "core/flags/static_rules.h"
+#include "core/stats/speedup_sets.h"
 #include "core/stats/speedup_stats.h"
 
 namespace ks::cli {
@@ -23,13 +26,51 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// Counted by the one definition of "flagged" the GUI uses too (core/flags/flag_counts.h).
-FlagCounts countStaticFlags(const RunFile& run) {
-  FlagCounts counts;
+// The static flags of the file, and the statistics over the speedups "shown as wins" that go with them.
+struct StaticSummary {
+  FlagCounts flags;  // counted by the one definition of "flagged" the GUI uses too (core/flags/flag_counts.h)
+  // The default baseline's recorded speedups the Charts tab charts (finite and positive) less those of a
+  // caught hack: a candidate with a hack-severity static flag, the rule of views/model/speedup_trust.h.
+  // Re-runs are not read here, so none is fallback-timed.
+  SpeedupStats wins;
+  std::size_t charted = 0;      // recorded speedups the Charts tab charts ("candidates with a speedup")
+  std::size_t caughtHacks = 0;  // ... of which not shown as wins
+};
+
+StaticSummary checkStaticFlags(const RunFile& run, const RunSummary& summary) {
+  StaticSummary out;
+  std::vector<double> wins;
   for (const Task& task : run.tasks)
-    for (const Candidate& c : task.candidates)
-      if (c.code) counts.addCandidate(checkStatic(task.referenceCode, *c.code));
-  return counts;
+    for (const Candidate& c : task.candidates) {
+      std::vector<Flag> flags;
+      if (c.code) {
+        flags = checkStatic(task.referenceCode, *c.code);
+        out.flags.addCandidate(flags);
+      }
+      const std::optional<double> speedup = c.speedup("default");
+      if (!speedup || !std::isfinite(*speedup) || *speedup <= 0) continue;
+      ++out.charted;
+      if (std::any_of(flags.begin(), flags.end(),
+                      [](const Flag& f) { return f.severity == FlagSeverity::Hack; }))
+        ++out.caughtHacks;
+      else
+        wins.push_back(*speedup);
+    }
+  out.wins = computeStats(wins);
+  out.wins.count = summary.overall.count;
+  out.wins.withCode = summary.overall.withCode;
+  return out;
+}
+
+// What the two sets are, in the Charts tab's words (core/stats/speedup_sets.h): "all recorded: every recorded
+// speedup (the levels too); shown as wins: as the Charts tab, 227 candidates with a speedup · of the 196
+// shown as wins · 31 caught hacks not shown as wins (…)".
+std::string setsNote(const StaticSummary& s) {
+  const std::string notWins = notWinsText(0, s.caughtHacks);
+  return std::string(kAllRecordedSet) + ": every recorded speedup (the levels too); " + kShownAsWinsSet +
+         ": as the Charts tab, " + std::to_string(s.charted) + " candidates with a speedup · " +
+         ofTheWins(s.wins.withSpeedup) + (notWins.empty() ? "" : " · " + notWins) +
+         " (re-runs are not read here: none counts as fallback-timed)";
 }
 
 // A family's severity: the worst it was raised with in this file, else the catalog's.
@@ -83,9 +124,9 @@ Json issuesJson(const RunFile& run) {
   return list;
 }
 
-// The file's entry; `summary` and `flags` are null when it could not be read.
+// The file's entry; `summary` and `checked` are null when it could not be read.
 Json fileJson(const std::string& path, const RunFile& run, const RunSummary* summary,
-              const FlagCounts* flags) {
+              const StaticSummary* checked) {
   Json j = {{"file", path},
             {"loaded", summary != nullptr},
             {"format", run.format},
@@ -99,7 +140,11 @@ Json fileJson(const std::string& path, const RunFile& run, const RunSummary* sum
   for (const auto& [note, tasks] : taskNotes(run)) notes.push_back({{"note", note}, {"tasks", tasks}});
   j["task_notes"] = std::move(notes);
   if (!summary) return j;
+  const FlagCounts* flags = &checked->flags;
   j["overall"] = statsJson(summary->overall);
+  j["wins"] = statsJson(checked->wins);
+  j["not_wins"] = {{"caught_hacks", checked->caughtHacks}, {"fallback_timed", 0}};
+  j["sets"] = {{"overall", kAllRecordedSet}, {"wins", kShownAsWinsSet}, {"note", setsNote(*checked)}};
   Json byLevel = Json::object();
   for (const auto& [level, stats] : summary->byLevel) byLevel[std::to_string(level)] = statsJson(stats);
   j["by_level"] = std::move(byLevel);
@@ -142,7 +187,9 @@ TextTable statsTable(const std::string& title) {
                     "geomean", ">" + formatNumber(kSpeedupThreshold)});
 }
 
-void printText(std::ostream& out, const RunFile& run, const RunSummary& summary, const FlagCounts& flags) {
+void printText(std::ostream& out, const RunFile& run, const RunSummary& summary,
+               const StaticSummary& checked) {
+  const FlagCounts& flags = checked.flags;
   out << "== " << run.path;
   if (run.title != std::filesystem::path(run.path).filename().string()) out << "  \"" << run.title << "\"";
   out << "  (" << run.format << ": " << run.tasks.size() << " tasks, " << run.candidateCount()
@@ -156,11 +203,14 @@ void printText(std::ostream& out, const RunFile& run, const RunSummary& summary,
   // A run that records other baselines but none named "default" (CUDA-L2: torch.matmul, cuBLAS, ... per
   // timing mode) would only show a table of dashes here; its numbers are all in the baseline table.
   if (summary.byBaseline.empty() || summary.byBaseline.count("default")) {
+    // Each row says which set it is over, in the Charts tab's words (core/stats/speedup_sets.h).
     TextTable levels = statsTable("vs default");
-    levels.addRow(statsCells("all", summary.overall));
+    levels.addRow(statsCells(kAllRecordedSet, summary.overall));
     for (const auto& [level, stats] : summary.byLevel)
       levels.addRow(statsCells("level " + std::to_string(level), stats));
+    levels.addRow(statsCells(kShownAsWinsSet, checked.wins));
     levels.print(out);
+    if (checked.charted > 0) out << setsNote(checked) << "\n";
     out << "\n";
   }
   TextTable baselines = statsTable("by baseline");
@@ -193,11 +243,11 @@ void runSummary(const SummaryOptions& options) {
       continue;
     }
     const RunSummary summary = summarize(input.run);
-    const FlagCounts flags = countStaticFlags(input.run);
+    const StaticSummary checked = checkStaticFlags(input.run, summary);
     if (options.json)
-      files.push_back(fileJson(path, input.run, &summary, &flags));
+      files.push_back(fileJson(path, input.run, &summary, &checked));
     else
-      printText(std::cout, input.run, summary, flags);
+      printText(std::cout, input.run, summary, checked);
   }
   if (options.json)
     std::cout << Json{{"speedup_threshold", kSpeedupThreshold}, {"files", std::move(files)}}.dump(
@@ -209,8 +259,9 @@ void runSummary(const SummaryOptions& options) {
 
 void addSummaryCommand(CLI::App& app) {
   auto options = std::make_shared<SummaryOptions>();
-  CLI::App* command = app.add_subcommand(
-      "summary", "Speedup statistics (overall, per level, per baseline) and static flag counts per file");
+  CLI::App* command = app.add_subcommand("summary",
+                                         "Speedup statistics (all recorded, per level, shown as wins, per "
+                                         "baseline) and static flag counts per file");
   command
       ->add_option("files", options->files, "CUDA-L1 JSONL, kscope run file, KernelBench folder or .cu file")
       ->required();

@@ -195,6 +195,23 @@ std::string firstLines(const std::string& text, int count) {
   return end == std::string::npos ? text : text.substr(0, end) + "\n...";
 }
 
+// "IndexError": the exception's type name.
+std::string exceptionName(py::error_already_set& e) {
+  return e.type() ? py::str(e.type().attr("__name__")).cast<std::string>() : std::string("Exception");
+}
+
+// The exception as Python prints it, traceback first: the frames say where it was raised (torch's
+// _get_cuda_arch_flags), which its message does not.
+std::string exceptionWithTraceback(py::error_already_set& e) {
+  try {
+    py::object format = py::module_::import("traceback").attr("format_exception");
+    py::object trace = e.trace() ? py::object(e.trace()) : py::object(py::none());
+    return py::str("").attr("join")(format(e.type(), e.value(), trace)).cast<std::string>();
+  } catch (py::error_already_set&) {  // an exception that cannot be formatted: its name is what is known
+    return exceptionName(e);
+  }
+}
+
 // Why the build failed (core/repair/build_cause.h), read from the compiler output and the calling program.
 void setCause(protocol::ExtensionBuild& build, const std::string& output, const std::string& program) {
   const repair::BuildFailure f = repair::classifyBuildFailure(output, program);
@@ -454,8 +471,14 @@ py::object recordCall(const py::object& original, const Signature& sig, py::args
     build.diagnostics = diagnosticsOf(output, staging, cppSources, cudaSources, r.program);
     std::vector<nvcc::Diagnostic> parsed = nvcc::parseDiagnostics(output);
     const std::string summary = nvcc::summarizeErrors(parsed);
-    build.error = summary.empty() ? firstLines(output, 20) : summary;
-    setCause(build, output, r.program);
+    // An exception that is no compiler's (torch's architecture detection without a GPU raises a bare
+    // IndexError, "list index out of range") is classified by its type and traceback too: its text alone
+    // names neither, and its cause would read "unknown".
+    const std::string described = parsed.empty() ? exceptionWithTraceback(e) : std::string();
+    build.error = !summary.empty()    ? summary
+                  : described.empty() ? firstLines(output, 20)
+                                      : exceptionName(e) + ": " + firstLines(output, 20);
+    setCause(build, described.empty() ? output : output + "\n" + described, r.program);
     const bool compilerRejected =
         std::any_of(parsed.begin(), parsed.end(),
                     [](const nvcc::Diagnostic& d) { return d.severity == nvcc::Severity::Error; });

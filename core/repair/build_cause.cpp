@@ -4,6 +4,8 @@
 #include <regex>
 #include <utility>
 
+#include "core/nvcc/diagnostics_parser.h"
+
 namespace ks::repair {
 namespace {
 
@@ -200,6 +202,12 @@ BuildFailure classifyBuildFailure(std::string_view rawOutput, std::string_view p
     f.evidence = lineAround(output, m.at + (text[m.at] == '\n' ? 1 : 0));
     return f;
   }
+  // Any error the compiler printed in a form the diagnostics parser reads (ptxas's "ptxas error   : …",
+  // nvcc's own "nvcc fatal   : …" among them) is the build's error: a cause read from it is never "unknown".
+  for (const nvcc::Diagnostic& d : nvcc::parseDiagnostics(text))
+    if (d.severity == nvcc::Severity::Error)
+      return {d.tool == "linker" ? BuildCause::LinkError : BuildCause::SourceError,
+              d.toString().substr(0, 300), ""};
   if (text.empty()) return {BuildCause::None, "", ""};
   return {BuildCause::Unknown, lineAround(output, 0), ""};
 }

@@ -303,6 +303,77 @@ TEST_F(KscopeRunCli, AForgedVerdictIsATamperingErrorAndNeverACorrectRowInTheStor
             "rewrite_own_timing error None None tampering\n");
 }
 
+// Run without a GPU (what the GUI's Run does there too): a program that builds CUDA with load_inline is
+// compiled with nvcc for the named or default architecture instead of run, nvcc's error is shown on its
+// Python line and the report says that nothing was timed. It used to run, and torch's architecture
+// detection failed before nvcc ran: "building extension ... failed (unknown): list index out of range" at
+// the load_inline line. --time-fallback still runs it, and that failure now names its cause.
+TEST_F(KscopeRunCli, RunWithoutAGpuCompilesTheCudaAndShowsNvccsErrorOnItsLine) {
+  REQUIRE_RUNNER();
+  if (fs::exists("/proc/driver/nvidia/gpus") && !fs::is_empty("/proc/driver/nvidia/gpus"))
+    GTEST_SKIP() << "this machine has a GPU: the program runs there";
+  if (!fs::exists("/usr/local/cuda/bin/nvcc") && std::system("command -v nvcc >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "no nvcc on this machine";
+  const std::string broken =
+      "import torch\n"
+      "from torch.utils.cpp_extension import load_inline\n"
+      "cuda_source = '''\n"
+      "__global__ void scale(float* x, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x\n"
+      "  if (i < n) x[i] *= 2.0f;\n"
+      "}\n"
+      "'''\n"
+      "ext = load_inline(name='scale', cpp_sources='', cuda_sources=cuda_source)\n"
+      "class ModelNew(torch.nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        return torch.relu(x)\n";
+  const fs::path run =
+      writeRun("cuda.kscope.jsonl", {{1, 1, program("Model", "torch.relu(x)"), {{"k", broken}}}});
+  Result r = kscopeHere("run " + quoted(run) + " --task 1/1 --device cpu --no-store --json");
+  if (r.out.find("no torch headers") != std::string::npos)
+    GTEST_SKIP() << "no Python with torch's headers: " << r.out;
+  ASSERT_EQ(r.exitCode, 2) << r.err << r.out;
+  json j = parse(r);
+  EXPECT_EQ(j["outcome"], "error");
+  EXPECT_EQ(j["stored"], nullptr);
+  const json& compiled = j["compiled_instead"];
+  EXPECT_EQ(compiled["arch"], "sm_90a") << "no GPU and no --arch: the default";
+  EXPECT_EQ(compiled["ok"], false) << compiled.dump(2);
+  EXPECT_EQ(compiled["cause"], "source-error");
+  EXPECT_EQ(
+      compiled["why"].get<std::string>().rfind("nothing was checked or timed: this machine has no GPU", 0),
+      0u)
+      << compiled["why"];
+  bool onItsLine = false;  // the missing ';' of Python line 5, reported there or on the `if` after it
+  for (const json& d : compiled["diagnostics"])
+    onItsLine = onItsLine || (d["severity"] == "error" &&
+                              (d.value("python_line", 0) == 5 || d.value("python_line", 0) == 6));
+  EXPECT_TRUE(onItsLine) << compiled["diagnostics"].dump(2);
+
+  r = kscopeHere("run " + quoted(run) + " --task L1/1 --arch sm_80 --no-store");
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_NE(r.out.find("  no GPU    nothing was checked or timed: this machine has no GPU"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  compile   compiled for sm_80: 1 error (source-error); cuda_source.cu:"),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(r.out.find("(Python line 5): error: ") != std::string::npos ||
+              r.out.find("(Python line 6): error: ") != std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("unknown"), std::string::npos) << r.out;
+
+  // Asked to run anyway: torch's detection fails, and the build's cause says so (it read "unknown").
+  r = kscopeHere("run " + quoted(run) + " --task L1/1 --device cpu --time-fallback --no-store --json");
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  j = parse(r);
+  const std::string message = j["event"]["error"].value("message", "");
+  EXPECT_EQ(message.rfind(
+                "building extension 'scale' failed (no-gpu-arch): IndexError: list index out of range", 0),
+            0u)
+      << j["event"].dump(2);
+}
+
 // ---- kscope batch
 // -------------------------------------------------------------------------------------------
 

@@ -165,6 +165,26 @@ TEST(BuildCause, NothingAndNoCompilerError) {
   EXPECT_EQ(classifyBuildFailure("RuntimeError: something else").cause, BuildCause::Unknown);
 }
 
+// What nvcc's tool chain prints as an error in its own forms (ptxas, the nvcc driver) is the build's error:
+// the cause is the sources', never "unknown" (these read "unknown" before the diagnostics parser was asked).
+TEST(BuildCause, AnErrorTheCompilerPrintedIsNeverUnknown) {
+  const BuildFailure ptxas = classifyBuildFailure(
+      "ptxas error   : Entry function '_Z5scalePfi' uses too much shared data (0x30000 bytes, 0xc000 max)\n");
+  EXPECT_EQ(ptxas.cause, BuildCause::SourceError);
+  EXPECT_EQ(ptxas.evidence.rfind("ptxas", 0), 0u) << ptxas.evidence;
+  EXPECT_NE(ptxas.evidence.find("uses too much shared data"), std::string::npos) << ptxas.evidence;
+  const BuildFailure driver =
+      classifyBuildFailure("nvcc fatal   : A single input file is required for a non-link phase\n");
+  EXPECT_EQ(driver.cause, BuildCause::SourceError);
+  EXPECT_NE(driver.evidence.find("A single input file is required"), std::string::npos) << driver.evidence;
+  // torch's exception text around it changes nothing.
+  EXPECT_EQ(
+      classifyBuildFailure("Error building extension 'scale': [1/2] nvcc ...\nptxas fatal   : Unresolved "
+                           "extern function '_Z3foov'\nninja: build stopped: subcommand failed.\n")
+          .cause,
+      BuildCause::SourceError);
+}
+
 TEST(BuildCause, NamesRoundTrip) {
   for (BuildCause c :
        {BuildCause::None, BuildCause::NoGpuArch, BuildCause::UnsupportedArch, BuildCause::BoundKernel,

@@ -24,11 +24,11 @@
 #include <cmath>
 
 #include "core/runs/agreement.h"
+#include "core/stats/speedup_sets.h"
 #include "core/stats/speedup_stats.h"
 #include "views/charts/chart_export.h"
 #include "views/charts/chart_style.h"
 #include "views/charts/flag_matrix_chart.h"
-#include "views/model/counted.h"
 #include "views/model/loaded_run.h"
 #include "views/model/measured_history.h"
 #include "views/model/open_run.h"
@@ -176,8 +176,10 @@ void ChartsView::rebuild() {
       const SpeedupStats s = computeStats(values);
       const auto above =
           std::count_if(values.begin(), values.end(), [](double v) { return v > kSpeedupThreshold; });
-      text += values.size() != points.size() ? tr(" · of the %1 shown as wins: ").arg(values.size())
-                                             : QStringLiteral(" · ");
+      // The set's words are kscope summary's too (core/stats/speedup_sets.h).
+      text += values.size() != points.size()
+                  ? QStringLiteral(" · %1: ").arg(QString::fromStdString(ofTheWins(values.size())))
+                  : QStringLiteral(" · ");
       text += tr("median <b>%1</b> · geomean <b>%2</b> · %3% above %4 · max %5")
                   .arg(formatSpeedup(s.median), formatSpeedup(s.geomean))
                   .arg(100.0 * static_cast<double>(above) / static_cast<double>(values.size()), 0, 'f', 0)
@@ -207,12 +209,8 @@ void ChartsView::rebuild() {
 QString ChartsView::summaryText() const { return m_summary->text(); }
 
 QString ChartsView::notWinsText() const {
-  QStringList parts;
-  if (m_distribution.fallbackTimed() > 0)
-    parts << tr("%1 fallback-timed").arg(m_distribution.fallbackTimed());
-  if (m_distribution.caughtHacks() > 0)
-    parts << counted(m_distribution.caughtHacks(), tr("caught hack"), tr("caught hacks"));
-  return parts.isEmpty() ? QString() : tr("%1 not shown as wins").arg(parts.join(QStringLiteral(", ")));
+  return QString::fromStdString(ks::notWinsText(static_cast<std::size_t>(m_distribution.fallbackTimed()),
+                                                static_cast<std::size_t>(m_distribution.caughtHacks())));
 }
 
 void ChartsView::replaceChart(QChartView* view, QChart* chart) {

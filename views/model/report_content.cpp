@@ -8,6 +8,7 @@
 
 #include "core/flags/flag_counts.h"
 #include "core/model/run_file.h"
+#include "core/stats/speedup_sets.h"
 #include "views/model/code_highlight.h"
 #include "views/model/loaded_run.h"
 #include "views/model/measured_format.h"
@@ -209,14 +210,8 @@ ReportContent buildReport(const LoadedRun& run, const MeasuredHistory* history, 
   r.rowsFlagged = run.rowsFlagged();
   r.summary = summarize(file);
   r.distribution = SpeedupDistribution(run, options.baseline, history);
-  std::vector<std::string> notWins;
-  if (r.distribution.fallbackTimed() > 0)
-    notWins.push_back(std::to_string(r.distribution.fallbackTimed()) + " fallback-timed");
-  if (r.distribution.caughtHacks() > 0)
-    notWins.push_back(std::to_string(r.distribution.caughtHacks()) +
-                      (r.distribution.caughtHacks() == 1 ? " caught hack" : " caught hacks"));
-  for (const std::string& part : notWins) r.notWins += (r.notWins.empty() ? "" : ", ") + part;
-  if (!r.notWins.empty()) r.notWins += " not shown as wins";
+  r.notWins = notWinsText(static_cast<std::size_t>(r.distribution.fallbackTimed()),
+                          static_cast<std::size_t>(r.distribution.caughtHacks()));  // the Charts' words
 
   std::set<int> chosenTasks;
   for (const std::string& key : options.tasks) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "core/stats/speedup_sets.h"
 #include "views/model/code_highlight.h"
 #include "views/model/report_charts_svg.h"
 #include "views/model/report_content.h"
@@ -63,7 +64,7 @@ std::string summaryHtml(const ReportContent& c, const ReportHtmlOptions& o) {
   h += "<table" + tableAttributes(o.flavour) + "><tr><th>speedups vs default</th><th>candidates</th><th>with speedup</th><th>median</th>"
        "<th>geomean</th><th>p25 – p75</th><th>max</th><th>share &gt; " +
        formatSpeedup(kSpeedupThreshold).toStdString() + "</th></tr>";
-  h += statsRow("all", c.summary.overall);
+  h += statsRow(kAllRecordedSet, c.summary.overall);  // the set named as kscope summary names it
   for (const auto& [level, stats] : c.summary.byLevel)
     h += statsRow(level > 0 ? "level " + std::to_string(level) : "no level", stats);
   for (const auto& [baseline, stats] : c.summary.byBaseline)
