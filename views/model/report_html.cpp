@@ -48,6 +48,15 @@ std::string tableAttributes(Flavour flavour) {
   return flavour == Flavour::Browser ? std::string() : " border=\"1\" cellspacing=\"0\" cellpadding=\"3\"";
 }
 
+// A number the file records, shown by the one rule (claimDisplay): "<b>caught hack</b> · <s>368.2×</s>".
+// `isNumber`: "—" for no number is not struck.
+std::string claim(const std::string& number, const SpeedupTrust& trust, bool isNumber) {
+  const ClaimDisplay shown = claimDisplay(trust);
+  if (shown.verdict.empty()) return esc(number);
+  return "<b>" + esc(shown.verdict) + "</b> · " +
+         (shown.struck && isNumber ? "<s>" + esc(number) + "</s>" : esc(number));
+}
+
 std::string statsRow(const std::string& label, const SpeedupStats& s) {
   auto n = [&](double v) { return s.withSpeedup > 0 ? formatSpeedup(v).toStdString() : std::string("—"); };
   char share[32] = "—";
@@ -89,9 +98,8 @@ std::string summaryHtml(const ReportContent& c, const ReportHtmlOptions& o) {
   h += "<h2 id=\"tasks\">Tasks</h2><table" + tableAttributes(o.flavour) + "><tr><th>task</th><th>name</th><th>candidate</th><th>recorded vs " +
        esc(c.baseline) + "</th><th>re-measured</th><th>flags</th></tr>";
   for (const ReportSection& s : c.sections) {
-    std::string recorded = s.recordedSpeedup ? formatSpeedup(*s.recordedSpeedup).toStdString() : "—";
-    if (s.trust.hack && s.recordedSpeedup) recorded = "<s>" + recorded + "</s>";
-    if (!s.verdict.empty()) recorded = "<b>" + esc(s.verdict) + "</b> · " + recorded;
+    std::string recorded = claim(s.recordedSpeedup ? formatSpeedup(*s.recordedSpeedup).toStdString() : "—",
+                                 s.trust, s.recordedSpeedup.has_value());
     std::string flags;
     for (const ReportFlag& f : s.flags)
       if (f.flag.severity != FlagSeverity::Benign)
@@ -163,8 +171,7 @@ std::string sectionBody(const ReportSection& s, const ReportHtmlOptions& o) {
   } else {
     h += "<table" + tableAttributes(flavour) + "><tr><th>recorded vs</th><th>speedup</th><th>times</th><th>GPU</th><th>date</th></tr>";
     for (const ReportRecorded& r : s.recorded) {
-      std::string speedup = esc(r.speedup);
-      if (s.trust.hack) speedup = "<b>caught hack</b> · <s>" + speedup + "</s>";
+      const std::string speedup = claim(r.speedup, s.trust, r.speedup != "—");
       h += "<tr><td>" + esc(r.baseline) + "</td><td class=\"n\">" + speedup + "</td><td>" + esc(r.times) +
            "</td><td>" + esc(r.device.empty() ? "not said" : r.device) + "</td><td>" +
            esc(r.when.empty() ? "not said" : r.when) + "</td></tr>";
