@@ -1,6 +1,7 @@
 // The verdict first in every pane that shows a recorded number (speedup_trust.h, claimDisplay): the
 // candidate's header (readable at 1024 and 1280 pixels: the verdict is what a narrow header keeps), the
-// Measurements headline and claims, the Analysis pane's recorded list.
+// Measurements headline and claims, the Analysis pane's recorded list; and the Measured column showing the
+// numbers a run file carries from an earlier KernelScope run (origin "measured"), as the Search tab does.
 #include <gtest/gtest.h>
 
 #include <QFileInfo>
@@ -189,6 +190,50 @@ INSTANTIATE_TEST_SUITE_P(Sizes, VerdictFirstInTheWindow,
                            return std::to_string(info.param.width()) + "x" +
                                   std::to_string(info.param.height());
                          });
+
+// sample_runs/search-softmax: every number has origin "measured" (timed by KernelScope on an H100 and kept
+// in the file). The Measured column shows them — the Search tab's tooltip does — and a re-run here, when
+// there is one, replaces the file's number.
+TEST(MeasuredColumn, ShowsTheNumbersARunFileCarriesFromKernelScope) {
+  const auto run = std::make_shared<const LoadedRun>(loadAny(kSearch.toStdString()));
+  ASSERT_EQ(run->rowCount(), 13);
+  CandidateTableModel model;
+  model.setRun(run);
+  const int measured = model.measuredColumn();
+  const auto cell = [&](int row, int role = Qt::DisplayRole) {
+    return model.index(row, measured).data(role);
+  };
+  const SearchTree tree = SearchTree::build(*run);
+  const std::vector<SearchNodeState> states = searchNodeStates(*run, nullptr, tree);
+  for (int row = 0; row < run->rowCount(); ++row) {
+    EXPECT_NE(cell(row).toString(), "—") << run->candidate(row)->id;
+    // The same number as the Search tab's tooltip for the candidate.
+    const int node = tree.nodeOfRow(row);
+    const SearchNodeState& state = states[static_cast<std::size_t>(node)];
+    if (state.speedup) {
+      EXPECT_EQ(cell(row).toString(), formatSpeedup(*state.speedup));
+      EXPECT_TRUE(searchNodeToolTip(*run, tree, node, state)
+                      .contains(formatSpeedup(*state.speedup) + QStringLiteral(" faster")));
+    }
+  }
+  const int r2b = run->findRow("L1/923", "r2b");
+  EXPECT_EQ(cell(r2b).toString(), "1.138×");
+  EXPECT_DOUBLE_EQ(model.measuredSpeedup(r2b), 1.1377);
+  EXPECT_TRUE(cell(r2b, Qt::ToolTipRole).toString().contains("by KernelScope on NVIDIA H100 80GB HBM3"))
+      << cell(r2b, Qt::ToolTipRole).toString().toStdString();
+  EXPECT_FALSE(cell(r2b, Qt::ForegroundRole).isValid()) << "not greyed as never measured";
+  EXPECT_EQ(cell(run->findRow("L1/923", "r1d")).toString(), "✗ incorrect");
+  EXPECT_EQ(cell(run->findRow("L1/923", "r2d")).toString(), "✗ error");
+  EXPECT_TRUE(cell(run->findRow("L1/923", "r1d"), Qt::BackgroundRole).isValid());
+  // No claim in the file: the Speedup column (recorded claims) stays empty.
+  EXPECT_EQ(model.index(r2b, model.speedupColumn(0)).data().toString(), "—");
+
+  auto history = std::make_shared<MeasuredHistory>(run->rowCount());
+  history->add(r2b, {test::timedRun(2.0), true});
+  model.setHistory(history);
+  EXPECT_EQ(cell(r2b).toString(), "2.000×");
+  EXPECT_EQ(cell(run->findRow("L1/923", "r2a")).toString(), "0.861×");
+}
 
 }  // namespace
 }  // namespace ks
