@@ -16,23 +16,31 @@
 namespace ks {
 
 BestByRoundChart::BestByRoundChart(QWidget* parent)
-    : QWidget(parent), m_view(new QChartView(this)), m_note(new QLabel(this)) {
+    : QWidget(parent), m_view(new QChartView(this)), m_key(new QLabel(this)), m_note(new QLabel(this)) {
   setObjectName(QStringLiteral("bestByRound"));
+  m_key->setObjectName(QStringLiteral("bestByRoundKey"));
+  m_key->setWordWrap(true);
+  m_key->setAlignment(Qt::AlignCenter);
+  m_key->setTextFormat(Qt::RichText);
   m_view->setRenderHint(QPainter::Antialiasing);
   m_note->setObjectName(QStringLiteral("bestByRoundNote"));
   m_note->setWordWrap(true);
+  m_note->setTextFormat(Qt::RichText);
   m_note->setAlignment(Qt::AlignCenter);
   m_note->setStyleSheet(QStringLiteral("color: #57606a;"));
   auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setContentsMargins(0, 0, 0, 2);
+  layout->setSpacing(0);
   layout->addWidget(m_view, 1);
+  layout->addWidget(m_key);
   layout->addWidget(m_note, 1);
   setRounds({});
 }
 
 void BestByRoundChart::setRounds(std::vector<RoundBest> rounds, const QString& why) {
   m_rounds = std::move(rounds);
-  QChart* chart = chart::makeChart(tr("Best so far by round"));
+  QChart* chart = chart::makeChart(QString());  // the title is in m_key, which wraps
+  chart->setMargins(QMargins(2, 2, 2, 2));
   const bool any = std::any_of(m_rounds.begin(), m_rounds.end(), [](const RoundBest& r) { return r.best; });
   const auto show = [this](QChart* next) {  // the view releases the chart it had
     QChart* old = m_view->chart();
@@ -42,16 +50,20 @@ void BestByRoundChart::setRounds(std::vector<RoundBest> rounds, const QString& w
   if (m_rounds.empty() || !any) {
     show(chart);
     m_view->hide();
-    m_note->setText(!why.isEmpty() ? why
-                    : m_rounds.empty()
-                        ? tr("No rounds to chart.")
-                        : tr("No candidate of this search has a trusted number yet: the best-so-far chart "
-                             "fills in once candidates are measured."));
+    m_key->hide();
+    m_note->setText(QStringLiteral("<b>%1</b><br>").arg(tr("Best so far by round")) +
+                    (!why.isEmpty() ? why
+                     : m_rounds.empty()
+                         ? tr("No rounds to chart.")
+                         : tr("No candidate of this search has a trusted number yet: the best-so-far chart "
+                              "fills in once candidates are measured."))
+                        .toHtmlEscaped());
     m_note->show();
     return;
   }
   m_note->hide();
   m_view->show();
+  m_key->show();
   auto* soFar = new QLineSeries;
   soFar->setName(tr("best so far"));
   soFar->setPen(QPen(chart::kFaster, 2));
@@ -81,7 +93,7 @@ void BestByRoundChart::setRounds(std::vector<RoundBest> rounds, const QString& w
   chart->addSeries(soFar);
   chart->addSeries(best);
   auto* x = new QValueAxis;
-  x->setTitleText(tr("round"));
+  // The x axis is the rounds: the key says so, an axis title would take the plot's height.
   x->setLabelFormat(QStringLiteral("%d"));
   const int first = m_rounds.front().round, lastRound = m_rounds.back().round;
   x->setRange(first - 0.5, lastRound + 0.5);
@@ -93,7 +105,13 @@ void BestByRoundChart::setRounds(std::vector<RoundBest> rounds, const QString& w
     s->attachAxis(x);
     s->attachAxis(y);
   }
-  chart->legend()->setAlignment(Qt::AlignBottom);
+  // The key in words under the plot, in the series' colours (a chart legend's entries ran into each other
+  // in this column).
+  chart->legend()->hide();
+  const QString blue = chart::kFaster.name();
+  m_key->setText(tr("<b>Best so far by round</b>: <span style='color:%1'>━</span>&nbsp;%2 "
+                    "<span style='color:%1'>●</span>&nbsp;%3")
+                     .arg(blue, soFar->name().toHtmlEscaped(), best->name().toHtmlEscaped()));
   connect(best, &QScatterSeries::clicked, this, [this](const QPointF& point) {
     for (const RoundBest& r : m_rounds)
       if (r.round == qRound(point.x()) && r.bestRow >= 0) return emit rowSelected(r.bestRow);
