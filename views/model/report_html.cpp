@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "views/model/code_highlight.h"
+#include "views/model/markdown_html.h"
 #include "views/model/report_charts_svg.h"
 #include "views/model/report_content.h"
 #include "views/model/speedup_format.h"
@@ -25,7 +26,9 @@ th{background:#f2f2f2}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .l .m{display:inline-block;width:1em;color:#666}
 .add{background:#e6ffec}.chg{background:#fff5d6}.del{background:#ffebe9}.ev{box-shadow:inset 4px 0 #c62828}
 .flag{margin:6px 0}.sev-hack{color:#c62828;font-weight:bold}.sev-suspicious{color:#b35900;font-weight:bold}.sev-benign{color:#555}
-.analysis{white-space:pre-wrap;background:#f7f7fb;border:1px solid #e0e0ee;padding:8px 12px;font-size:13px}
+.analysis{background:#f7f7fb;border:1px solid #e0e0ee;padding:8px 12px;font-size:13px}
+.analysis pre{white-space:pre-wrap;background:#eeeef6;padding:4px 6px}
+.analysis code{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:12px}
 .charts svg{max-width:100%;height:auto;margin:8px 0;border:1px solid #eee}
 a{color:#1f5fa8}s{color:#777}
 @media print{.code{overflow:visible}section{break-before:page}}
@@ -208,10 +211,12 @@ std::string sectionBody(const ReportSection& s, const ReportHtmlOptions& o) {
     h += "</div>";
   }
 
+  // Markdown from the file, rendered as the Analysis pane renders it; untrusted, so markdownHtml escapes its
+  // text and keeps no raw HTML, no unsafe link and no image (markdown_html.h).
+  const MarkdownHtmlOptions markdown{.headingShift = 3, .tableAttributes = tableAttributes(flavour)};
   if (!s.analysis.empty())
-    h += "<h3>The model's idea and analysis</h3><div class=\"analysis\"" +
-         std::string(flavour == Flavour::QtRichText ? " style=\"white-space:pre-wrap\"" : "") + ">" +
-         esc(s.analysis) + "</div>";
+    h += "<h3>The model's idea and analysis</h3><div class=\"analysis\">" +
+         markdownHtml(s.analysis, markdown) + "</div>";
 
   if (!s.diff.empty()) {
     h += "<h3>Code: diff against " + esc(s.comparedWith) + " (+" + std::to_string(s.insertions) + " −" +
@@ -222,7 +227,8 @@ std::string sectionBody(const ReportSection& s, const ReportHtmlOptions& o) {
   }
 
   if (!s.referenceDescription.empty())
-    h += "<h3>The reference</h3><div class=\"analysis\">" + esc(s.referenceDescription) + "</div>";
+    h += "<h3>The reference</h3><div class=\"analysis\">" + markdownHtml(s.referenceDescription, markdown) +
+         "</div>";
   // A diff against the reference already shows every line of it (kept or removed): no second listing.
   if (s.comparedWith == "the reference") {
     h += "<p class=\"meta\">The diff above holds the reference program: its removed lines in red, the kept ones "
