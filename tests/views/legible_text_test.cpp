@@ -4,7 +4,9 @@
 // "fami/ly") and the task list's Name header ("lam").
 #include <gtest/gtest.h>
 
-#include <QAbstractAxis>
+#include <QLogValueAxis>
+#include <QValueAxis>
+#include <cmath>
 #include <QAbstractTextDocumentLayout>
 #include <QChart>
 #include <QChartView>
@@ -122,8 +124,21 @@ TEST(LegibleText, TheBestSoFarChartsLabelsFitItsWidth) {
   EXPECT_TRUE(key->text().contains("Best so far by round")) << key->text().toStdString();
   EXPECT_GE(key->height(), key->heightForWidth(key->width())) << key->text().toStdString();
   EXPECT_LE(key->width(), best->width());
-  // Every axis label has the room it needs: the plot is wide and tall enough for the ticks it carries.
-  for (QAbstractAxis* axis : chart->axes()) EXPECT_TRUE(axis->labelsVisible());
+  // Ticks on whole rounds, and no more labels on either axis than fit the plot with room between them.
+  auto* x = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).value(0));
+  auto* y = qobject_cast<QLogValueAxis*>(chart->axes(Qt::Vertical).value(0));
+  ASSERT_TRUE(x && y);
+  EXPECT_EQ(x->tickType(), QValueAxis::TicksDynamic);
+  EXPECT_EQ(x->tickAnchor(), std::round(x->tickAnchor()));
+  EXPECT_GE(x->tickInterval(), 1.0);
+  EXPECT_EQ(x->tickInterval(), std::round(x->tickInterval()));
+  EXPECT_TRUE(x->titleText().isEmpty() && y->titleText().isEmpty()) << "the key names the axes";
+  const QRectF plot = chart->plotArea();
+  const QFontMetrics fm(y->labelsFont());
+  const double yLabels = std::log2(y->max() / y->min()) / std::log2(y->base()) + 1;
+  EXPECT_LE(yLabels * fm.height(), plot.height()) << yLabels << " labels, base " << y->base();
+  const double xLabels = (x->max() - x->min()) / x->tickInterval();
+  EXPECT_LE(xLabels * fm.horizontalAdvance(QStringLiteral("3")), plot.width());
   // Room for the plot beside the axis labels.
   EXPECT_GE(chart->plotArea().width(), 100) << "chart " << best->width() << " px wide";
 }

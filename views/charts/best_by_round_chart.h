@@ -13,6 +13,8 @@
 
 class QChartView;
 class QLabel;
+class QLogValueAxis;
+class QValueAxis;
 
 namespace ks {
 
@@ -33,7 +35,12 @@ class BestByRoundChart : public QWidget {
   void rowSelected(int row);
 
  private:
+  // Spaces the axes' ticks so that their labels fit the plot (called as the plot's size changes).
+  void spaceTicks();
+
   std::vector<RoundBest> m_rounds;
+  QValueAxis* m_x = nullptr;     // of the chart on show; null when none is
+  QLogValueAxis* m_y = nullptr;
   QChartView* m_view;
   QLabel* m_key;
   QLabel* m_note;
