@@ -27,6 +27,10 @@ struct Candidate {
   std::optional<double> speedup(const std::string& baseline = "default") const;
   // ... in timing mode `mode` ("" matches measurements that name no mode).
   std::optional<double> speedup(const std::string& baseline, const std::string& mode) const;
+  // The last measurement against `baseline` that KernelScope made (origin "measured"), which a run file may
+  // carry from an earlier run (`kscope merge --run`, the case study's measured.json); null when none. What
+  // the views show as measured when the results store has no re-run of the program.
+  const Measurement* lastMeasured(const std::string& baseline = "default") const;
 };
 
 }  // namespace ks

@@ -18,6 +18,13 @@ std::optional<double> Candidate::speedup(const std::string& baseline, const std:
   return std::nullopt;
 }
 
+const Measurement* Candidate::lastMeasured(const std::string& baseline) const {
+  const Measurement* last = nullptr;
+  for (const auto& m : measurements)
+    if (m.origin == "measured" && m.baseline == baseline) last = &m;
+  return last;
+}
+
 std::string Task::key() const {
   if (!id.empty()) return id;
   return "L" + std::to_string(level) + "/" + std::to_string(number);

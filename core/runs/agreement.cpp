@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/runs/outcome.h"
+
 namespace ks::runs {
 
 bool disagrees(double measured, double recorded) {
@@ -13,6 +15,12 @@ Agreement agreement(const MeasuredRun* run, std::optional<double> recorded) {
   if (!run->correct()) return Agreement::Failed;
   if (!run->row.speedup || !recorded || !(*recorded > 0)) return Agreement::NotComparable;
   return disagrees(*run->row.speedup, *recorded) ? Agreement::Disagrees : Agreement::Agrees;
+}
+
+Agreement agreement(const Measurement& measured, std::optional<double> recorded) {
+  if (outcomeOf(measured) != Outcome::Correct) return Agreement::Failed;
+  if (!measured.speedup || !recorded || !(*recorded > 0)) return Agreement::NotComparable;
+  return disagrees(*measured.speedup, *recorded) ? Agreement::Disagrees : Agreement::Agrees;
 }
 
 }  // namespace ks::runs

@@ -19,5 +19,8 @@ bool disagrees(double measured, double recorded);
 // How `run` (the newest run of the recorded program; nullptr when it was never run) compares with
 // `recorded` (the speedup the file claims).
 Agreement agreement(const MeasuredRun* run, std::optional<double> recorded);
+// The same for a measurement a run file carries from an earlier KernelScope run (Candidate::lastMeasured),
+// read by its outcome (core/runs/outcome.h) as a re-run is.
+Agreement agreement(const Measurement& measured, std::optional<double> recorded);
 
 }  // namespace ks::runs

@@ -276,7 +276,7 @@ TEST(SearchTree, TheToolTipSaysTheIdea) {
   const int r1 = tree.nodeOfRow(1);
   const QString tip = searchNodeToolTip(*run, tree, r1, states[static_cast<std::size_t>(r1)]);
   EXPECT_TRUE(tip.startsWith(QStringLiteral("L1/1 · r1 · round 1 · from r0"))) << tip.toStdString();
-  EXPECT_TRUE(tip.contains(QStringLiteral("1.40× faster"))) << tip.toStdString();
+  EXPECT_TRUE(tip.contains(QStringLiteral("1.400× faster"))) << tip.toStdString();
   EXPECT_TRUE(tip.contains(QStringLiteral("Idea: Fuse the bias into the GEMM epilogue.")))
       << tip.toStdString();
   const int r2 = tree.nodeOfRow(2);

@@ -13,6 +13,10 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
 
 #include "app/kernelscope/main_window.h"
 #include "app/kernelscope/report_export.h"
@@ -132,6 +136,49 @@ TEST_F(Presentation, WithoutSlidesItShowsTheCurrentCandidateAndABrokenSidecarIsK
   EXPECT_TRUE(p->slideText().contains("candidate r3"));
   QTest::keyClick(p, Qt::Key_Escape);
   EXPECT_EQ(readAll(SlideDeck::sidecarPath(run)), QStringLiteral("{not json"));
+}
+
+// The model's analysis on a slide and in the exported page is rendered, as the Analysis pane renders it,
+// not shown as its markdown source ("## What changed", backticks).
+TEST_F(Presentation, TheSlideAndTheReportRenderTheAnalysisMarkdown) {
+  MainWindow window;
+  window.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+  open(window);
+  window.taskTable()->setCurrentRow(row(window, "r2"));
+  PresentationView* p = window.presentationView();
+  ASSERT_TRUE(p->start());
+  const QString text = p->slideText();
+  EXPECT_TRUE(text.contains("What changed")) << text.toStdString();
+  EXPECT_FALSE(text.contains("## What changed")) << text.toStdString();
+  EXPECT_FALSE(text.contains("`forward`")) << text.toStdString();
+  // "What changed" is a heading of the slide's document and `forward` is set in a fixed-pitch font.
+  const QTextDocument* slide = p->findChild<QTextBrowser*>(QStringLiteral("slide"))->document();
+  bool heading = false;
+  for (QTextBlock b = slide->begin(); b.isValid(); b = b.next())
+    heading = heading || (b.text() == "What changed" && b.blockFormat().headingLevel() > 0);
+  EXPECT_TRUE(heading);
+  const QTextCursor found = slide->find(QStringLiteral("calls forward many times"));
+  ASSERT_FALSE(found.isNull()) << text.toStdString();
+  QTextCursor code(found);
+  code.setPosition(found.selectionStart() + 7);  // after the "f" of forward: its format
+  const QTextCharFormat format = code.charFormat();
+  const QString families = format.fontFamilies().toStringList().join(',');
+  EXPECT_TRUE(format.fontFixedPitch() || families.contains("monospace") || families.contains("ourier"))
+      << families.toStdString();
+  const QTextCursor plain = slide->find(QStringLiteral("The benchmark calls"));
+  ASSERT_FALSE(plain.isNull());
+  EXPECT_FALSE(plain.charFormat().fontFamilies().toStringList().join(',').contains("monospace"));
+  p->leave();
+
+  bool ok = false;
+  const QString html = dir.filePath(QStringLiteral("analysis.html"));
+  exportReport(*window.openRun(), html, false, &ok);
+  ASSERT_TRUE(ok);
+  const QString page = readAll(html);
+  EXPECT_TRUE(page.contains("<h5>What changed</h5>"));
+  EXPECT_TRUE(page.contains("<code>forward</code>"));
+  EXPECT_FALSE(page.contains("## What changed"));
 }
 
 TEST_F(Presentation, FileExportWritesTheReportAndChartsSaveAsPngAndSvg) {

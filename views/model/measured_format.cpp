@@ -109,6 +109,14 @@ QString trustedOutcomeText(const runs::MeasuredRun& run) {
                          : QStringLiteral("%1 · %2").arg(QString::fromStdString(verdict), outcomeText(run));
 }
 
+QString claimHtml(const QString& number, const SpeedupTrust& trust) {
+  const ClaimDisplay shown = claimDisplay(trust);
+  if (shown.verdict.empty()) return number.toHtmlEscaped();
+  return QStringLiteral("%1 · %2").arg(
+      QString::fromStdString(shown.verdict).toHtmlEscaped(),
+      shown.struck ? QStringLiteral("<s>%1</s>").arg(number.toHtmlEscaped()) : number.toHtmlEscaped());
+}
+
 QString runHeadlineHtml(const runs::MeasuredRun& run) {
   const bool passed = run.result ? run.result->correctness.passed : run.row.outcome == "correct";
   const QString outcome = passed ? QObject::tr("Correct") : QObject::tr("Incorrect");

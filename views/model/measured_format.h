@@ -9,6 +9,8 @@
 
 namespace ks {
 
+struct SpeedupTrust;
+
 QString localTime(const std::string& isoUtc);  // "2026-05-04 12:03" in local time; as given if unreadable
 // "AMD EPYC (cpu)", "NVIDIA H100 80GB HBM3 (cuda)"; "— (cpu)" for a run that reported no device name;
 // "NVIDIA H100 80GB HBM3 (cuda, GPU 1)" for one measured by the runner of GPU 1 of several
@@ -44,6 +46,9 @@ QString repairedBesideHtml(const runs::MeasuredRun& repaired, const runs::Measur
 // be null). When the trust rule speaks against the run (speedup_trust.h) its verdict comes first and every
 // number is struck through. Empty for a run without baselines.
 QString gemmBaselinesHtml(const runs::MeasuredRun& run, const Candidate* recorded);
+// A claim (a number the file records) as rich text, shown by claimDisplay (speedup_trust.h): "caught hack ·
+// <s>368.2×</s>", "fell back · 3.000×"; `number` alone when the rule does not speak against the row.
+QString claimHtml(const QString& number, const SpeedupTrust& trust);
 // "this machine" when it ran on the host we run on, else its host name; empty when unknown.
 QString hostText(const runs::MeasuredRun& run);
 

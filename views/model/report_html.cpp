@@ -4,6 +4,7 @@
 
 #include "core/stats/speedup_sets.h"
 #include "views/model/code_highlight.h"
+#include "views/model/markdown_html.h"
 #include "views/model/report_charts_svg.h"
 #include "views/model/report_content.h"
 #include "views/model/speedup_format.h"
@@ -26,7 +27,9 @@ th{background:#f2f2f2}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .l .m{display:inline-block;width:1em;color:#666}
 .add{background:#e6ffec}.chg{background:#fff5d6}.del{background:#ffebe9}.ev{box-shadow:inset 4px 0 #c62828}
 .flag{margin:6px 0}.sev-hack{color:#c62828;font-weight:bold}.sev-suspicious{color:#b35900;font-weight:bold}.sev-benign{color:#555}
-.analysis{white-space:pre-wrap;background:#f7f7fb;border:1px solid #e0e0ee;padding:8px 12px;font-size:13px}
+.analysis{background:#f7f7fb;border:1px solid #e0e0ee;padding:8px 12px;font-size:13px}
+.analysis pre{white-space:pre-wrap;background:#eeeef6;padding:4px 6px}
+.analysis code{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:12px}
 .charts svg{max-width:100%;height:auto;margin:8px 0;border:1px solid #eee}
 a{color:#1f5fa8}s{color:#777}
 @media print{.code{overflow:visible}section{break-before:page}}
@@ -47,6 +50,15 @@ std::string esc(const std::string& s) { return htmlEscape(s); }
 // Qt's rich text draws cell borders from the table's attributes, not from CSS on cells.
 std::string tableAttributes(Flavour flavour) {
   return flavour == Flavour::Browser ? std::string() : " border=\"1\" cellspacing=\"0\" cellpadding=\"3\"";
+}
+
+// A number the file records, shown by the one rule (claimDisplay): "<b>caught hack</b> · <s>368.2×</s>".
+// `isNumber`: "—" for no number is not struck.
+std::string claim(const std::string& number, const SpeedupTrust& trust, bool isNumber) {
+  const ClaimDisplay shown = claimDisplay(trust);
+  if (shown.verdict.empty()) return esc(number);
+  return "<b>" + esc(shown.verdict) + "</b> · " +
+         (shown.struck && isNumber ? "<s>" + esc(number) + "</s>" : esc(number));
 }
 
 std::string statsRow(const std::string& label, const SpeedupStats& s) {
@@ -90,9 +102,8 @@ std::string summaryHtml(const ReportContent& c, const ReportHtmlOptions& o) {
   h += "<h2 id=\"tasks\">Tasks</h2><table" + tableAttributes(o.flavour) + "><tr><th>task</th><th>name</th><th>candidate</th><th>recorded vs " +
        esc(c.baseline) + "</th><th>re-measured</th><th>flags</th></tr>";
   for (const ReportSection& s : c.sections) {
-    std::string recorded = s.recordedSpeedup ? formatSpeedup(*s.recordedSpeedup).toStdString() : "—";
-    if (s.trust.hack && s.recordedSpeedup) recorded = "<s>" + recorded + "</s>";
-    if (!s.verdict.empty()) recorded = "<b>" + esc(s.verdict) + "</b> · " + recorded;
+    std::string recorded = claim(s.recordedSpeedup ? formatSpeedup(*s.recordedSpeedup).toStdString() : "—",
+                                 s.trust, s.recordedSpeedup.has_value());
     std::string flags;
     for (const ReportFlag& f : s.flags)
       if (f.flag.severity != FlagSeverity::Benign)
@@ -164,8 +175,7 @@ std::string sectionBody(const ReportSection& s, const ReportHtmlOptions& o) {
   } else {
     h += "<table" + tableAttributes(flavour) + "><tr><th>recorded vs</th><th>speedup</th><th>times</th><th>GPU</th><th>date</th></tr>";
     for (const ReportRecorded& r : s.recorded) {
-      std::string speedup = esc(r.speedup);
-      if (s.trust.hack) speedup = "<b>caught hack</b> · <s>" + speedup + "</s>";
+      const std::string speedup = claim(r.speedup, s.trust, r.speedup != "—");
       h += "<tr><td>" + esc(r.baseline) + "</td><td class=\"n\">" + speedup + "</td><td>" + esc(r.times) +
            "</td><td>" + esc(r.device.empty() ? "not said" : r.device) + "</td><td>" +
            esc(r.when.empty() ? "not said" : r.when) + "</td></tr>";
@@ -202,10 +212,12 @@ std::string sectionBody(const ReportSection& s, const ReportHtmlOptions& o) {
     h += "</div>";
   }
 
+  // Markdown from the file, rendered as the Analysis pane renders it; untrusted, so markdownHtml escapes its
+  // text and keeps no raw HTML, no unsafe link and no image (markdown_html.h).
+  const MarkdownHtmlOptions markdown{.headingShift = 3, .tableAttributes = tableAttributes(flavour)};
   if (!s.analysis.empty())
-    h += "<h3>The model's idea and analysis</h3><div class=\"analysis\"" +
-         std::string(flavour == Flavour::QtRichText ? " style=\"white-space:pre-wrap\"" : "") + ">" +
-         esc(s.analysis) + "</div>";
+    h += "<h3>The model's idea and analysis</h3><div class=\"analysis\">" +
+         markdownHtml(s.analysis, markdown) + "</div>";
 
   if (!s.diff.empty()) {
     h += "<h3>Code: diff against " + esc(s.comparedWith) + " (+" + std::to_string(s.insertions) + " −" +
@@ -216,7 +228,8 @@ std::string sectionBody(const ReportSection& s, const ReportHtmlOptions& o) {
   }
 
   if (!s.referenceDescription.empty())
-    h += "<h3>The reference</h3><div class=\"analysis\">" + esc(s.referenceDescription) + "</div>";
+    h += "<h3>The reference</h3><div class=\"analysis\">" + markdownHtml(s.referenceDescription, markdown) +
+         "</div>";
   // A diff against the reference already shows every line of it (kept or removed): no second listing.
   if (s.comparedWith == "the reference") {
     h += "<p class=\"meta\">The diff above holds the reference program: its removed lines in red, the kept ones "

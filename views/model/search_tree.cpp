@@ -9,6 +9,7 @@
 #include "core/runs/outcome.h"
 #include "views/model/loaded_run.h"
 #include "views/model/measured_history.h"
+#include "views/model/speedup_format.h"
 #include "views/model/speedup_trust.h"
 
 namespace ks {
@@ -284,11 +285,9 @@ SearchNodeState searchNodeState(const LoadedRun& run, const MeasuredHistory* his
       s.problem = measured->row.errorKind;
     }
   } else {
-    const Measurement* chosen = nullptr;  // the last one measured here, else the first recorded
-    for (const Measurement& m : c->measurements) {
-      if (m.baseline != "default") continue;
-      if (m.origin == "measured" || !chosen) chosen = &m;
-    }
+    const Measurement* chosen = c->lastMeasured();  // the last one measured here, else the first recorded
+    for (const Measurement& m : c->measurements)
+      if (!chosen && m.baseline == "default") chosen = &m;
     if (chosen && runs::outcomeOf(*chosen) != runs::Outcome::Correct) {
       // The file's verdict of a failed run: coloured like a failed re-run.
       s.status = failedStatus(runs::outcomeOf(*chosen));
@@ -355,8 +354,6 @@ QString ideaText(const std::string& analysis, int limit) {
   return idea;
 }
 
-QString number(double speedup) { return QString::number(speedup, 'f', speedup < 10 ? 2 : 1) + QChar(0xd7); }
-
 }  // namespace
 
 QString searchNodeToolTip(const LoadedRun& run, const SearchTree& tree, int node,
@@ -378,10 +375,10 @@ QString searchNodeToolTip(const LoadedRun& run, const SearchTree& tree, int node
   const QString problem = QString::fromStdString(state.problem);
   switch (state.status) {
     case SearchNodeState::Status::Number:
-      lines << QObject::tr("%1 faster than the reference%2").arg(number(*state.speedup), where);
+      lines << QObject::tr("%1 faster than the reference%2").arg(formatSpeedup(*state.speedup), where);
       break;
     case SearchNodeState::Status::Untrusted:
-      lines << QObject::tr("Not a win: %1 — %2").arg(number(*state.speedup), problem);
+      lines << QObject::tr("Not a win: %1 — %2").arg(formatSpeedup(*state.speedup), problem);
       break;
     case SearchNodeState::Status::Incorrect:
       lines << QObject::tr("Incorrect: the output does not match the reference%1%2")

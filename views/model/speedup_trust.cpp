@@ -78,4 +78,6 @@ std::string trustHeadline(const SpeedupTrust& trust) {
   return {};
 }
 
+ClaimDisplay claimDisplay(const SpeedupTrust& trust) { return {trustHeadline(trust), trust.hack}; }
+
 }  // namespace ks

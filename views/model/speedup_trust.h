@@ -36,4 +36,15 @@ SpeedupTrust runTrust(const runs::MeasuredRun& run);
 // back"; empty when trusted.
 std::string trustHeadline(const SpeedupTrust& trust);
 
+// How a number the file records for the row (a claim) is shown, in every pane that shows one (the task
+// table, the candidate's header, Measurements, Analysis, the report, the slides): after the verdict
+// (trustHeadline) when the rule speaks against the row, and struck through when a hack was caught. A
+// fallback that a re-run found says so before the claim without striking it: the re-run timed the
+// fallback, which does not tell whether the file's own run built the kernel.
+struct ClaimDisplay {
+  std::string verdict;  // trustHeadline(trust); empty: show the claim as it is
+  bool struck = false;
+};
+ClaimDisplay claimDisplay(const SpeedupTrust& trust);
+
 }  // namespace ks

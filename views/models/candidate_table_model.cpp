@@ -15,6 +15,8 @@
 #include "core/flags/flag_counts.h"
 #include "core/flags/flag_families.h"
 #include "core/formats/parallel_for.h"
+#include "core/runs/agreement.h"
+#include "core/runs/outcome.h"
 #include "views/model/measured_format.h"
 #include "views/model/runtime_evidence.h"
 #include "views/model/speedup_format.h"
@@ -160,13 +162,25 @@ std::vector<std::string> CandidateTableModel::runtimeHackFamilies(int row) const
 
 double CandidateTableModel::measuredSpeedup(int row) const {
   const runs::MeasuredRun* run = m_history ? m_history->latestOfRecorded(row) : nullptr;
-  return run && run->row.speedup ? *run->row.speedup : std::numeric_limits<double>::quiet_NaN();
+  if (run) return run->row.speedup ? *run->row.speedup : std::numeric_limits<double>::quiet_NaN();
+  const Measurement* m = fileMeasured(row);
+  return m && m->speedup && runs::outcomeOf(*m) == runs::Outcome::Correct
+             ? *m->speedup
+             : std::numeric_limits<double>::quiet_NaN();
+}
+
+const Measurement* CandidateTableModel::fileMeasured(int row) const {
+  if (m_history && m_history->latestOfRecorded(row)) return nullptr;  // a re-run here is newer
+  const Candidate* c = m_run ? m_run->candidate(row) : nullptr;
+  return c ? c->lastMeasured() : nullptr;
 }
 
 MeasuredHistory::Agreement CandidateTableModel::agreement(int row) const {
-  if (!m_history) return MeasuredHistory::Agreement::NotMeasured;
   const double recorded = speedup(row, 0);  // baselines()[0] is "default": what a re-run measures against
-  return m_history->agreement(row, std::isnan(recorded) ? std::nullopt : std::optional<double>(recorded));
+  const std::optional<double> claim = std::isnan(recorded) ? std::nullopt : std::optional<double>(recorded);
+  if (const Measurement* m = fileMeasured(row)) return runs::agreement(*m, claim);
+  if (!m_history) return MeasuredHistory::Agreement::NotMeasured;
+  return m_history->agreement(row, claim);
 }
 
 void CandidateTableModel::refreshFlags(std::shared_ptr<const LoadedRun> flagged) {
@@ -379,7 +393,7 @@ QVariant CandidateTableModel::toolTip(int row, int column) const {
 
 QVariant CandidateTableModel::measuredDisplay(int row) const {
   const runs::MeasuredRun* run = m_history ? m_history->latestOfRecorded(row) : nullptr;
-  if (!run) return QStringLiteral("—");
+  if (!run) return fileMeasuredDisplay(row);
   // Failures are short ("✗ timeout") so that they fit the column; the colour and the tooltip say more.
   if (run->row.outcome == "error") return tr("✗ %1").arg(QString::fromStdString(run->row.errorKind));
   if (run->row.outcome == "incorrect") return tr("✗ incorrect");
@@ -391,8 +405,44 @@ QVariant CandidateTableModel::measuredDisplay(int row) const {
                            : QStringLiteral("%1 · %2").arg(verdict, formatSpeedup(*run->row.speedup));
 }
 
+QVariant CandidateTableModel::fileMeasuredDisplay(int row) const {
+  const Measurement* m = fileMeasured(row);
+  if (!m) return QStringLiteral("—");
+  // As a re-run's (measuredDisplay): a failure short, the verdict before a number the rule speaks against.
+  switch (runs::outcomeOf(*m)) {
+    case runs::Outcome::Incorrect:
+      return tr("✗ incorrect");
+    case runs::Outcome::Error:
+      return tr("✗ error");
+    case runs::Outcome::Correct:
+      break;
+  }
+  if (!m->speedup) return tr("not timed");
+  const SpeedupTrust& t = trust(row);
+  const QString verdict = t.hack ? tr("hack") : t.fellBack ? tr("fell back") : QString();
+  return verdict.isEmpty() ? formatSpeedup(*m->speedup)
+                           : QStringLiteral("%1 · %2").arg(verdict, formatSpeedup(*m->speedup));
+}
+
 QString CandidateTableModel::measuredToolTip(int row) const {
   const runs::MeasuredRun* run = m_history ? m_history->latestOfRecorded(row) : nullptr;
+  if (!run && fileMeasured(row)) {
+    const Measurement& m = *fileMeasured(row);
+    const runs::Outcome outcome = runs::outcomeOf(m);
+    QString tip = outcome == runs::Outcome::Incorrect
+                      ? tr("Incorrect: %1").arg(QString::fromStdString(m.error))
+                  : outcome == runs::Outcome::Error ? tr("Error: %1").arg(QString::fromStdString(m.error))
+                  : m.speedup                       ? tr("Measured %1").arg(formatSpeedup(*m.speedup))
+                                                    : tr("Correct, not timed");
+    tip +=
+        tr(" by KernelScope on %1, %2 (carried by the file, origin \"measured\"; Run (F9) re-times it "
+           "here)")
+            .arg(QString::fromStdString(m.device.empty() ? std::string("an unnamed device") : m.device.str()),
+                 QString::fromStdString(m.when.str()));
+    for (const std::string& reason : trust(row).reasons)
+      tip += tr("\nStruck out: %1").arg(QString::fromStdString(reason));
+    return tip;
+  }
   if (!run) return tr("Not measured here: Run (F9) re-times the recorded program on this machine");
   const auto& r = run->row;
   QString tip = r.outcome == "error"       ? tr("Error (%1)").arg(QString::fromStdString(r.errorKind))
@@ -455,7 +505,8 @@ QVariant CandidateTableModel::headerData(int section, Qt::Orientation orientatio
     return tr("Recorded speedup against baseline \"%1\" (a claim read from the file)")
         .arg(QString::fromStdString(m_baselines[static_cast<std::size_t>(section - FirstSpeedupColumn)]));
   if (role == Qt::ToolTipRole && section == measuredColumn())
-    return tr("Latest speedup measured here for the recorded program (vs the reference); coloured when it "
+    return tr("Latest speedup measured here for the recorded program (vs the reference), else the one the "
+              "file carries from an earlier KernelScope run (origin \"measured\"); coloured when it "
               "differs from the recorded one by more than %1% or the run failed, struck out with a warning "
               "sign when the run's probes caught a hack")
         .arg(runs::kDisagreement * 100, 0, 'f', 0);

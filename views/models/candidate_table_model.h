@@ -70,9 +70,13 @@ class CandidateTableModel : public QAbstractTableModel {
     return m_speedups[static_cast<std::size_t>(row) * m_baselines.size() +
                       static_cast<std::size_t>(baseline)];
   }
-  // The speedup measured here for the recorded program (its newest run); NaN when none or not timed.
+  // The speedup measured here for the recorded program (its newest run), else the one the file carries from
+  // an earlier KernelScope run (fileMeasured); NaN when none or not timed.
   double measuredSpeedup(int row) const;
   MeasuredHistory::Agreement agreement(int row) const;
+  // The file's own KernelScope measurement of the row (origin "measured", Candidate::lastMeasured), which
+  // the Measured column shows when the results store has no re-run of the recorded program; null otherwise.
+  const Measurement* fileMeasured(int row) const;
   // Flag families raised in this run (catalog order, then unknown ids), with the number of rows raising each.
   const std::vector<std::string>& familyIds() const { return m_familyIds; }
   const std::vector<int>& familyRowCounts() const { return m_familyRowCounts; }
@@ -96,6 +100,7 @@ class CandidateTableModel : public QAbstractTableModel {
   QVariant display(int row, int column) const;
   QVariant toolTip(int row, int column) const;
   QVariant measuredDisplay(int row) const;
+  QVariant fileMeasuredDisplay(int row) const;  // measuredDisplay of a row the store has no re-run of
   QString measuredToolTip(int row) const;
 
   std::shared_ptr<const LoadedRun> m_run;

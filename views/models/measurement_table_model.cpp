@@ -76,10 +76,25 @@ QVariant MeasurementTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant MeasurementTableModel::claimData(const Measurement& m, int column, int role) const {
+  // A claim is shown by the one rule (speedup_trust.h): the verdict first, struck through for a hack.
+  const SpeedupTrust trust = speedupTrust(*m_run, m_history.get(), m_row);
+  const ClaimDisplay shown = claimDisplay(trust);
+  if (role == Qt::FontRole && column == SpeedupColumn && m.speedup && shown.struck) {
+    QFont font;
+    font.setStrikeOut(true);
+    return font;
+  }
+  if (role == Qt::BackgroundRole && column == OutcomeColumn && !shown.verdict.empty())
+    return QBrush(QColor(0xf8, 0xd7, 0xda));
   if (role == Qt::ForegroundRole && column != SpeedupColumn) return QBrush(kMuted);
-  if (role == Qt::ToolTipRole)
-    return tr("A claim read from the file (%1), not measured by KernelScope")
-        .arg(QString::fromStdString(m_run->run().path));
+  if (role == Qt::ToolTipRole) {
+    QString tip = tr("A claim read from the file (%1), not measured by KernelScope")
+                      .arg(QString::fromStdString(m_run->run().path));
+    for (const std::string& reason : trust.reasons)
+      tip += tr("\n%1: %2")
+                 .arg(shown.struck ? tr("Struck through") : tr("Not a win"), QString::fromStdString(reason));
+    return tip;
+  }
   if (role != Qt::DisplayRole) return {};
   switch (column) {
     case WhenColumn:
@@ -90,7 +105,8 @@ QVariant MeasurementTableModel::claimData(const Measurement& m, int column, int 
     case DeviceColumn:
       return m.device.empty() ? QStringLiteral("—") : QString::fromStdString(m.device);
     case OutcomeColumn:
-      return tr("claimed");
+      return shown.verdict.empty() ? tr("claimed")
+                                   : tr("%1 · claimed").arg(QString::fromStdString(shown.verdict));
     case SpeedupColumn:
       return m.speedup ? formatSpeedup(*m.speedup) : QStringLiteral("—");
     case VsColumn:

@@ -1,13 +1,18 @@
 #include "views/widgets/analysis_view.h"
 
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
 #include <algorithm>
+#include <cctype>
 
 #include "core/runs/outcome.h"
 #include "views/model/change_summary.h"
 #include "views/model/loaded_run.h"
+#include "views/model/measured_history.h"
 #include "views/model/open_run.h"
 #include "views/model/speedup_format.h"
+#include "views/model/speedup_trust.h"
 
 namespace ks {
 namespace {
@@ -58,7 +63,27 @@ QString summaryMarkdown(const Task& task, const Candidate& candidate) {
   return md;
 }
 
-QString measurementsMarkdown(const Candidate& candidate) {
+// A recorded number as the trust rule shows it (claimDisplay): "caught hack · ~~368.2×~~".
+QString claimMarkdown(const QString& number, const ClaimDisplay& shown) {
+  if (shown.verdict.empty()) return number;
+  return QStringLiteral("%1 · %2").arg(escaped(shown.verdict),
+                                       shown.struck ? QStringLiteral("~~%1~~").arg(number) : number);
+}
+
+// The verdict, before anything the model claims (the report's red box, in markdown): "Caught hack: the
+// recorded speedup is not the kernel's win." and the rule's reasons.
+QString verdictMarkdown(const SpeedupTrust& trust) {
+  std::string first = trustHeadline(trust);
+  if (first.empty()) return {};
+  first[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(first[0])));
+  QString md =
+      QObject::tr("> **%1: the recorded speedup is not the kernel's win.**\n>\n").arg(escaped(first));
+  // One quoted paragraph per reason (a list would leave the quote in Qt's document).
+  for (const std::string& reason : trust.reasons) md += QStringLiteral("> %1\n>\n").arg(escaped(reason));
+  return md + QStringLiteral("\n");
+}
+
+QString measurementsMarkdown(const Candidate& candidate, const ClaimDisplay& shown) {
   if (candidate.measurements.empty()) return QObject::tr("*No measurements recorded.*\n");
   const auto& ms = candidate.measurements;
   const bool times =
@@ -92,7 +117,7 @@ QString measurementsMarkdown(const Candidate& candidate) {
       failures << QStringLiteral("%1: %2").arg(verdict, escaped(m.error));
     md += QStringLiteral("| %1 | %2 |")
               .arg(escaped(m.baseline), !verdict.isEmpty() ? verdict
-                                        : m.speedup        ? formatSpeedup(*m.speedup)
+                                        : m.speedup        ? claimMarkdown(formatSpeedup(*m.speedup), shown)
                                                            : QStringLiteral("—"));
     if (times) md += QStringLiteral(" %1 | %2 |").arg(number(m.baselineMs), number(m.candidateMs));
     if (!oneDevice)
@@ -120,13 +145,28 @@ AnalysisView::AnalysisView(QWidget* parent) : QTextBrowser(parent) {
 }
 
 void AnalysisView::observe(const OpenRun* open) {
-  connect(open, &OpenRun::currentChanged, this, [this, open](int row) { showRow(open->run(), row); });
+  connect(open, &OpenRun::currentChanged, this,
+          [this, open](int row) { showRow(open->run(), row, open->history()); });
+  // The verdict may change with the flags (a static hack) and with a re-run of the row (its probes, a
+  // fallback): shown again then.
+  connect(open, &OpenRun::flagsChanged, this, [this, open] {
+    if (m_row >= 0) showRow(open->run(), m_row, open->history());
+  });
+  connect(open, &OpenRun::historyChanged, this, [this, open] {
+    if (m_row >= 0) showRow(open->run(), m_row, open->history());
+  });
+  connect(open, &OpenRun::runAdded, this, [this, open](int row) {
+    if (row == m_row) showRow(open->run(), m_row, open->history());
+  });
 }
 
-void AnalysisView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
+void AnalysisView::showRow(std::shared_ptr<const LoadedRun> run, int row,
+                           std::shared_ptr<const MeasuredHistory> history) {
   m_run = std::move(run);
   const bool valid = m_run && row >= 0 && row < m_run->rowCount();
+  m_row = valid ? row : -1;
   const Candidate* c = valid ? m_run->candidate(row) : nullptr;
+  const SpeedupTrust trust = c ? speedupTrust(*m_run, history.get(), row) : SpeedupTrust{};
   if (!valid) {
     m_markdown = tr("*Select a task to read the model's analysis of its candidate.*");
   } else if (!c) {
@@ -137,6 +177,7 @@ void AnalysisView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
     const Task& task = m_run->task(row);
     m_markdown = tr("### %1 %2 — candidate %3\n\n")
                      .arg(QString::fromStdString(task.key()), escaped(task.name), escaped(c->id));
+    m_markdown += verdictMarkdown(trust);
     if (!c->analysis.empty()) {
       m_markdown += QString::fromStdString(c->analysis.valueOrEmpty());
     } else {
@@ -146,12 +187,33 @@ void AnalysisView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
       else
         m_markdown += tr(" The file records no program for it either.\n");
     }
-    m_markdown += tr("\n\n---\n\n#### Recorded measurements\n\n") + measurementsMarkdown(*c);
+    m_markdown +=
+        tr("\n\n---\n\n#### Recorded measurements\n\n") + measurementsMarkdown(*c, claimDisplay(trust));
   }
   // Qt's own markdown renderer (md4c: CommonMark plus GitHub tables), as QTextBrowser::setMarkdown uses,
   // called on the document to add MarkdownNoHTML: raw HTML in a file is shown as text, not interpreted.
   document()->setMarkdown(m_markdown, QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub |
                                                                       QTextDocument::MarkdownNoHTML));
+  if (!trust.trusted) markVerdict();
+}
+
+void AnalysisView::markVerdict() {
+  // The verdict's quote (the first one, right after the heading) in the report's red: markdown has no
+  // colours, the document has.
+  QTextBlock block = document()->begin();
+  while (block.isValid() && block.blockFormat().intProperty(QTextFormat::BlockQuoteLevel) == 0)
+    block = block.next();
+  QTextCharFormat red;
+  red.setForeground(QColor(0x8e, 0x1c, 0x1c));
+  QTextBlockFormat box;
+  box.setBackground(QColor(0xfd, 0xec, 0xea));
+  for (; block.isValid() && block.blockFormat().intProperty(QTextFormat::BlockQuoteLevel) > 0;
+       block = block.next()) {
+    QTextCursor cursor(block);
+    cursor.mergeBlockFormat(box);
+    cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+    cursor.mergeCharFormat(red);
+  }
 }
 
 }  // namespace ks

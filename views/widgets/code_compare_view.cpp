@@ -19,6 +19,7 @@
 #include "views/model/open_run.h"
 #include "views/model/runtime_evidence.h"
 #include "views/model/speedup_format.h"
+#include "views/model/speedup_trust.h"
 #include "views/widgets/code_editor.h"
 #include "views/widgets/elided_label.h"
 #include "views/widgets/gemm_task_header.h"
@@ -41,6 +42,9 @@ CodeEditor::Language editorLanguage(CodeLanguage language) {
 }
 
 constexpr quint32 kStateVersion = 1;
+// Characters the two choices show at least; their lists show whole names. Short, so that the candidate's
+// header keeps room for its verdict and claim at 1024 pixels.
+constexpr int kChoiceCharacters = 10;
 
 }  // namespace
 
@@ -48,6 +52,8 @@ CodeCompareView::CodeCompareView(QWidget* parent)
     : QWidget(parent),
       m_referenceTitle(new ElidedLabel(this)),
       m_candidateTitle(new ElidedLabel(this)),
+      m_candidateVerdict(new QLabel(this)),
+      m_candidateClaim(new ElidedLabel(this)),
       m_referenceChoice(new QComboBox(this)),
       m_candidateChoice(new QComboBox(this)),
       m_reference(new CodeEditor(this)),
@@ -66,6 +72,19 @@ CodeCompareView::CodeCompareView(QWidget* parent)
       m_sync(new QCheckBox(tr("Sync scrolling"), this)) {
   m_referenceTitle->setObjectName(QStringLiteral("referenceTitle"));
   m_candidateTitle->setObjectName(QStringLiteral("candidateTitle"));
+  // The candidate's header: the trust rule's verdict (never elided: it is what a narrow header keeps), the
+  // id, and the recorded claim, struck through for a caught hack (speedup_trust.h, claimDisplay). The id and
+  // the claim take their full widths when there is room and shorten together when there is not.
+  m_candidateVerdict->setObjectName(QStringLiteral("candidateVerdict"));
+  m_candidateVerdict->setTextFormat(Qt::PlainText);
+  m_candidateVerdict->setStyleSheet(QStringLiteral(
+      "QLabel { color: #8e1c1c; background: #fdecea; border-left: 3px solid #c62828; padding: 0px 4px; "
+      "font-weight: bold; }"));
+  m_candidateVerdict->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
+  m_candidateVerdict->hide();
+  m_candidateClaim->setObjectName(QStringLiteral("candidateClaim"));
+  for (ElidedLabel* label : {m_candidateTitle, m_candidateClaim})
+    label->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
   m_reference->setObjectName(QStringLiteral("referenceEditor"));
   m_program->setObjectName(QStringLiteral("candidateEditor"));
   m_source->setObjectName(QStringLiteral("sourceEditor"));
@@ -75,9 +94,9 @@ CodeCompareView::CodeCompareView(QWidget* parent)
   m_candidateChoice->setObjectName(QStringLiteral("candidateChoice"));
   m_candidateChoice->setToolTip(tr("The candidate program, or a CUDA/C++ source it builds with load_inline"));
   m_candidateChoice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  m_candidateChoice->setMinimumContentsLength(20);
+  m_candidateChoice->setMinimumContentsLength(kChoiceCharacters);
   m_referenceChoice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  m_referenceChoice->setMinimumContentsLength(10);
+  m_referenceChoice->setMinimumContentsLength(kChoiceCharacters);
   m_placeholder->setAlignment(Qt::AlignCenter);
   m_placeholder->setWordWrap(true);
   m_placeholder->setMargin(24);
@@ -111,10 +130,12 @@ CodeCompareView::CodeCompareView(QWidget* parent)
   candidateLayout->setSpacing(0);
   candidateLayout->addWidget(m_editNotice);
   candidateLayout->addWidget(m_candidateStack, 1);
-  m_splitter->addWidget(makeSide(tr("Reference"), m_referenceTitle, {m_referenceChoice}, m_reference));
-  m_splitter->addWidget(
-      makeSide(tr("Candidate"), m_candidateTitle, {m_edit, m_revert, m_candidateChoice}, candidateBody));
+  m_splitter->addWidget(makeSide(tr("Reference"), {m_referenceTitle}, {m_referenceChoice}, m_reference));
+  m_splitter->addWidget(makeSide(tr("Candidate"), {m_candidateVerdict, m_candidateTitle, m_candidateClaim},
+                                 {m_edit, m_revert, m_candidateChoice}, candidateBody));
   m_splitter->setChildrenCollapsible(false);
+  // Half each, whatever their headers ask for (a long claim would otherwise widen the candidate's side).
+  m_splitter->setSizes({1000, 1000});
 
   m_note->setWordWrap(true);
   m_note->setTextFormat(Qt::RichText);
@@ -151,7 +172,7 @@ CodeCompareView::CodeCompareView(QWidget* parent)
   showRow(nullptr, -1);
 }
 
-QWidget* CodeCompareView::makeSide(const QString& role, ElidedLabel* title, QList<QWidget*> tools,
+QWidget* CodeCompareView::makeSide(const QString& role, QList<QWidget*> titles, QList<QWidget*> tools,
                                    QWidget* body) {
   auto* side = new QWidget(this);
   auto* header = new QHBoxLayout;
@@ -161,7 +182,12 @@ QWidget* CodeCompareView::makeSide(const QString& role, ElidedLabel* title, QLis
   bold.setBold(true);
   roleLabel->setFont(bold);
   header->addWidget(roleLabel);
-  header->addWidget(title, 1);
+  if (titles.size() == 1) {
+    header->addWidget(titles.front(), 1);
+  } else {  // the candidate's parts keep their own widths (a stretch after them)
+    for (QWidget* title : titles) header->addWidget(title);
+    header->addStretch(1);
+  }
   for (QWidget* tool : tools) header->addWidget(tool);
   auto* layout = new QVBoxLayout(side);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -190,7 +216,7 @@ void CodeCompareView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
 
   if (m_row < 0) {
     m_referenceTitle->setFullText({});
-    m_candidateTitle->setFullText({});
+    updateCandidateTitle();
     m_reference->showText({}, CodeEditor::Language::Python);
     m_placeholder->setText(m_run ? tr("Select a task in the list to compare its reference and candidate.")
                                  : tr("Open a run file (Ctrl+O) or a KernelBench folder to compare "
@@ -198,6 +224,7 @@ void CodeCompareView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
     m_candidateStack->setCurrentWidget(m_placeholder);
     m_referenceChoice->setEnabled(false);
     m_candidateChoice->setEnabled(false);
+    m_candidateChoice->hide();
     m_note->clear();
     m_stats->clear();
     m_diff = LineDiff();
@@ -244,6 +271,8 @@ void CodeCompareView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
     m_candidateStack->setCurrentWidget(m_placeholder);
   }
   m_candidateChoice->setEnabled(m_candidateChoice->count() > 1);
+  // Shown only with a choice to make (a program that embeds sources): the header's room is the verdict's.
+  m_candidateChoice->setVisible(m_candidateChoice->count() > 1);
   m_sync->setEnabled(true);
   const int firstParent = static_cast<int>(task.baselinePrograms.size()) + 1;
   const int choice = m_parentMode && !m_parentRows.empty() ? firstParent : 0;
@@ -292,17 +321,42 @@ void CodeCompareView::fillCandidateChoices(const std::string& program) {
   }
   m_candidateChoice->setCurrentIndex(current > 0 && current < m_candidateChoice->count() ? current : 0);
   m_candidateChoice->setEnabled(m_candidateChoice->count() > 1);
+  // Shown only with a choice to make (a program that embeds sources): the header's room is the verdict's.
+  m_candidateChoice->setVisible(m_candidateChoice->count() > 1);
 }
 
 void CodeCompareView::updateCandidateTitle() {
-  const Candidate* c = m_row < 0 ? nullptr : m_run->candidate(m_row);
-  QString title;
+  const Candidate* c = m_row < 0 || !m_run ? nullptr : m_run->candidate(m_row);
+  QString id, claim;
+  ClaimDisplay shown;
+  SpeedupTrust trust;
   if (c) {
-    title = QString::fromStdString(c->id);
-    if (m_edited) title += tr(" (edited)");
-    if (const auto s = c->speedup()) title += tr(" · %1 recorded").arg(formatSpeedup(*s));
+    id = QString::fromStdString(c->id);
+    if (m_edited) id += tr(" (edited)");
+    trust = speedupTrust(*m_run, m_open ? m_open->history().get() : nullptr, m_row);
+    shown = claimDisplay(trust);
+    if (const auto s = c->speedup()) claim = tr("%1 recorded").arg(formatSpeedup(*s));
   }
-  m_candidateTitle->setFullText(title);
+  QString verdict = QString::fromStdString(shown.verdict);
+  if (!verdict.isEmpty()) verdict[0] = verdict[0].toUpper();
+  m_candidateVerdict->setText(verdict);
+  QStringList reasons;
+  for (const std::string& reason : trust.reasons) reasons << QString::fromStdString(reason);
+  m_candidateVerdict->setToolTip(tr("Not the kernel's win:\n%1").arg(reasons.join('\n')));
+  m_candidateVerdict->setVisible(!verdict.isEmpty());
+  m_candidateTitle->setFullText(id);
+  QFont font = m_candidateTitle->font();
+  font.setStrikeOut(shown.struck);
+  m_candidateClaim->setFont(font);
+  m_candidateClaim->setFullText(claim);
+  m_candidateClaim->setVisible(!claim.isEmpty());
+  // The whole header in one line, for the tooltips (the verdict first).
+  QStringList all;
+  for (const QString& part : {verdict, id, claim})
+    if (!part.isEmpty()) all << part;
+  m_candidateTitle->setToolTip(all.join(QStringLiteral(" · ")));
+  m_candidateClaim->setToolTip(shown.struck ? tr("Struck through: %1").arg(all.join(QStringLiteral(" · ")))
+                                            : all.join(QStringLiteral(" · ")));
 }
 
 void CodeCompareView::programChanged() {
@@ -497,6 +551,7 @@ void CodeCompareView::observe(const OpenRun* open) {
 
 void CodeCompareView::showRunEvidence() {
   if (!m_open) return;
+  updateCandidateTitle();  // a re-run's verdict (its probes, a fallback) joins the trust rule's
   const MeasuredHistory* history = m_open->history().get();
   setRuntimeFlags(runtimeEvidence(history, m_row).flags);
   const std::string program = hasProgram() ? candidateProgram().toStdString() : std::string();
@@ -507,6 +562,7 @@ void CodeCompareView::showRunEvidence() {
 
 void CodeCompareView::refreshFlags(std::shared_ptr<const LoadedRun> flagged) {
   m_run = std::move(flagged);
+  updateCandidateTitle();  // a static hack flag speaks against the claim
   const Candidate* c = m_row < 0 ? nullptr : m_run->candidate(m_row);
   if (!c || !c->code) return;
   markFlags(m_program);

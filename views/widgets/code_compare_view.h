@@ -104,7 +104,7 @@ class CodeCompareView : public QWidget {
   void fillCandidateChoices(const std::string& program);
   void updateCandidateTitle();
   void syncFrom(CodeEditor* from, CodeEditor* to, bool fromLeft);
-  QWidget* makeSide(const QString& role, ElidedLabel* title, QList<QWidget*> tools, QWidget* body);
+  QWidget* makeSide(const QString& role, QList<QWidget*> titles, QList<QWidget*> tools, QWidget* body);
 
   const OpenRun* m_open = nullptr;
   std::shared_ptr<const LoadedRun> m_run;
@@ -122,7 +122,9 @@ class CodeCompareView : public QWidget {
   bool m_edited = false;
 
   ElidedLabel* m_referenceTitle;
-  ElidedLabel* m_candidateTitle;
+  ElidedLabel* m_candidateTitle;  // the id, "(edited)"
+  QLabel* m_candidateVerdict;     // the trust rule's verdict; hidden when it has none
+  ElidedLabel* m_candidateClaim;  // "· 368.2× recorded", struck through for a caught hack
   QComboBox* m_referenceChoice;
   QComboBox* m_candidateChoice;
   CodeEditor* m_reference;

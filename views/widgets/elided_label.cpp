@@ -10,7 +10,14 @@ ElidedLabel::ElidedLabel(QWidget* parent) : QLabel(parent) {
 void ElidedLabel::setFullText(const QString& text) {
   m_full = text;
   setToolTip(text);
+  updateGeometry();  // the size it asks for is the full text's
   elide();
+}
+
+QSize ElidedLabel::sizeHint() const {
+  const QMargins m = contentsMargins();
+  return {fontMetrics().horizontalAdvance(m_full) + m.left() + m.right() + 2 * margin() + 1,
+          QLabel::sizeHint().height()};
 }
 
 QSize ElidedLabel::minimumSizeHint() const {

@@ -1,6 +1,8 @@
 #pragma once
 // A one-line label that elides its text to the width it gets (with the full text as tooltip), so a long
-// task name shortens with an ellipsis instead of being cut mid-letter.
+// task name shortens with an ellipsis instead of being cut mid-letter. It asks for the full text's width
+// (sizeHint) and can shrink to three ellipses (minimumSizeHint); by default it takes what the layout gives
+// (an Ignored size policy).
 #include <QLabel>
 
 namespace ks {
@@ -12,6 +14,7 @@ class ElidedLabel : public QLabel {
   explicit ElidedLabel(QWidget* parent = nullptr);
 
   void setFullText(const QString& text);
+  QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
 
  protected:

@@ -114,7 +114,11 @@ void MeasurementsView::updateHeadline() {
     QStringList where;
     if (!m.device.empty()) where << QString::fromStdString(m.device).toHtmlEscaped();
     where << sourceName(m_run->run()).toHtmlEscaped();
-    parts << tr("recorded <b>%1</b> (%2)").arg(formatSpeedup(*m.speedup), where.join(QStringLiteral(", ")));
+    // The claim by the one rule (speedup_trust.h): after the verdict, struck through for a caught hack.
+    const SpeedupTrust trust = speedupTrust(*m_run, m_history.get(), m_row);
+    parts << tr("recorded <b%1>%2</b> (%3)")
+                 .arg(trust.trusted ? QString() : QStringLiteral(" style='color: #cf222e'"),
+                      claimHtml(formatSpeedup(*m.speedup), trust), where.join(QStringLiteral(", ")));
     break;
   }
   if (parts.isEmpty()) parts << tr("no speedup recorded");

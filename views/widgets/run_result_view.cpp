@@ -26,10 +26,18 @@ QString number(double v, int digits = 3) {
   return std::isfinite(v) ? QString::number(v, 'g', digits) : QStringLiteral("—");
 }
 
-QString row(const QStringList& cells, bool header = false) {
+// A table row. Its cells keep their words on one line (the details pane is narrow beside the Measurements
+// table, and Qt's tables broke "severity" into "sev/erit" there): a table wider than the pane scrolls
+// sideways. Cells from `wrapFrom` on hold sentences and wrap at their spaces.
+QString row(const QStringList& cells, bool header = false, int wrapFrom = -1) {
   const QString tag = header ? QStringLiteral("th") : QStringLiteral("td");
   QString out = QStringLiteral("<tr>");
-  for (const QString& c : cells) out += QStringLiteral("<%1>%2</%1>").arg(tag, c);
+  for (int i = 0; i < cells.size(); ++i)
+    out +=
+        QStringLiteral("<%1%2>%3</%1>")
+            .arg(tag,
+                 wrapFrom >= 0 && i >= wrapFrom ? QString() : QStringLiteral(" style='white-space: nowrap'"),
+                 cells[i]);
   return out + QStringLiteral("</tr>");
 }
 
@@ -71,7 +79,7 @@ QString correctnessHtml(const protocol::Correctness& c) {
                       number(s.maxAbsErr), number(s.maxRelErr),
                       QStringLiteral("%1 / %2").arg(number(s.atol), number(s.rtol))};
     if (messages) cells << html(s.message);
-    rows += row(cells);
+    rows += row(cells, false, 5);  // "why not" is a sentence
   }
   QString out = QObject::tr("<h4>Correctness</h4>") + table(rows);
   if (c.inputsMutated) out += QObject::tr("<p><b>The candidate changed an input it was given.</b></p>");
@@ -162,19 +170,25 @@ QString kernelsHtml(const protocol::EvaluateResult& r) {
   return out + table(rows);
 }
 
+// One paragraph per flag — "hack · cached-output · probe repeat-calls · lines 12, 14", then what the probe
+// measured — rather than a table: the details pane is narrow beside the Measurements table, and a
+// five-column table there broke its words mid-letter ("sev/erit").
 QString runtimeFlagsHtml(const protocol::EvaluateResult& r) {
   if (r.runtimeFlags.empty()) return {};
-  QString rows = row({QObject::tr("severity"), QObject::tr("family"), QObject::tr("probe"),
-                      QObject::tr("lines"), QObject::tr("what the probe measured")},
-                     true);
+  QString out = QObject::tr("<h4>Runtime flags</h4>");
   for (const auto& f : r.runtimeFlags) {
     QStringList lines;
     for (int line : f.lines) lines << QString::number(line);
-    const QString severity =
-        f.severity == "hack" ? QStringLiteral("<b style='color: #cf222e'>hack</b>") : html(f.severity);
-    rows += row({severity, html(f.family), html(f.probe), lines.join(QStringLiteral(", ")), html(f.message)});
+    QStringList head{
+        f.severity == "hack" ? QStringLiteral("<b style='color: #cf222e'>hack</b>") : html(f.severity),
+        QStringLiteral("<b>%1</b>").arg(html(f.family))};
+    if (!f.probe.empty()) head << QObject::tr("probe %1").arg(html(f.probe));
+    if (!lines.isEmpty())
+      head << (lines.size() == 1 ? QObject::tr("line %1") : QObject::tr("lines %1"))
+                  .arg(lines.join(QStringLiteral(", ")));
+    out += QStringLiteral("<p>%1<br>%2</p>").arg(head.join(QStringLiteral(" · ")), html(f.message));
   }
-  return QObject::tr("<h4>Runtime flags</h4>") + table(rows);
+  return out;
 }
 
 QString resultHtml(const runs::MeasuredRun& run, const protocol::EvaluateResult& r) {

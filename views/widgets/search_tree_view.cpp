@@ -25,6 +25,7 @@ SearchTreeView::SearchTreeView(QWidget* parent)
       m_note(new QLabel(this)),
       m_canvas(new SearchTreeCanvas(this)),
       m_best(new BestByRoundChart(this)),
+      m_legend(new ShapeMapLegend(this)),
       m_compare(new CodeCompareView(this)),
       m_top(new QSplitter(Qt::Horizontal, this)),
       m_split(new QSplitter(Qt::Vertical, this)) {
@@ -45,32 +46,38 @@ SearchTreeView::SearchTreeView(QWidget* parent)
   m_compare->setObjectName(QStringLiteral("searchCompare"));
   m_compare->setParentMode(true);
 
-  auto* failed = new QLabel(tr("<span style='color:#24292f'>■</span> incorrect or error"), this);
-  failed->setToolTip(
-      tr("Near black: its run's output did not match the reference, or it never reached a "
-         "verdict (build, crash, timeout)"));
+  // The key on a line of its own under the choices: beside them it was squeezed until its words ran into
+  // each other ("fastercaught hack") at 1024 pixels; it wraps its swatches under the scale when narrow.
+  m_legend->setObjectName(QStringLiteral("searchLegend"));
+  const Rgb failed = search_colours::kFailed;
+  m_legend->addSwatch(QColor(failed.r, failed.g, failed.b), tr("incorrect or error"),
+                      tr("Near black: its run's output did not match the reference, or it never reached a "
+                         "verdict (build, crash, timeout)"));
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(4, 2, 4, 0);
   bar->addWidget(new QLabel(tr("Search of"), this));
   bar->addWidget(m_scope);
   bar->addWidget(m_fit);
   bar->addStretch(1);
-  bar->addWidget(new ShapeMapLegend(this));
-  bar->addWidget(failed);
+  auto* legendRow = new QHBoxLayout;
+  legendRow->setContentsMargins(4, 0, 4, 0);
+  legendRow->addWidget(m_legend);
 
   m_top->setObjectName(QStringLiteral("searchTopSplitter"));
   m_top->addWidget(m_canvas);
   m_top->addWidget(m_best);
-  m_top->setStretchFactor(0, 3);
+  m_top->setStretchFactor(0, 2);
   m_top->setStretchFactor(1, 1);
   m_top->setChildrenCollapsible(false);
-  m_best->setMinimumWidth(160);
+  // Room for the log axis's labels and a plot beside them (at 160 pixels its labels were cut to "…").
+  m_best->setMinimumWidth(240);
   m_split->setObjectName(QStringLiteral("searchSplitter"));
   auto* upper = new QWidget(this);
   auto* upperLayout = new QVBoxLayout(upper);
   upperLayout->setContentsMargins(0, 0, 0, 0);
   upperLayout->setSpacing(2);
   upperLayout->addLayout(bar);
+  upperLayout->addLayout(legendRow);
   upperLayout->addWidget(m_note);
   upperLayout->addWidget(m_top, 1);
   m_split->addWidget(upper);

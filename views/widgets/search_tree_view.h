@@ -24,6 +24,7 @@ class BestByRoundChart;
 class CodeCompareView;
 class OpenRun;
 class SearchTreeCanvas;
+class ShapeMapLegend;
 
 class SearchTreeView : public QWidget {
   Q_OBJECT
@@ -34,6 +35,7 @@ class SearchTreeView : public QWidget {
   void observe(const OpenRun* open);
   SearchTreeCanvas* canvas() const { return m_canvas; }
   BestByRoundChart* bestChart() const { return m_best; }
+  ShapeMapLegend* legend() const { return m_legend; }
   CodeCompareView* compare() const { return m_compare; }  // parent against candidate
   QComboBox* scopeChoice() const { return m_scope; }
   QLabel* note() const { return m_note; }
@@ -63,6 +65,7 @@ class SearchTreeView : public QWidget {
   QLabel* m_note;
   SearchTreeCanvas* m_canvas;
   BestByRoundChart* m_best;
+  ShapeMapLegend* m_legend;
   CodeCompareView* m_compare;
   QSplitter* m_top;
   QSplitter* m_split;

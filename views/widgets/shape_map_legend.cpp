@@ -1,66 +1,184 @@
 #include "views/widgets/shape_map_legend.h"
 
+#include <QHelpEvent>
 #include <QPainter>
+#include <QToolTip>
+#include <algorithm>
 #include <cmath>
 
 #include "views/model/shape_map.h"
 #include "views/widgets/shape_map_canvas.h"
 
 namespace ks {
+namespace {
+
+constexpr int kTop = 2;
+constexpr int kSide = 4;        // margin at either end
+constexpr int kGap = 16;        // between swatches, and between the scale and the swatches
+constexpr int kLeastBar = 100;  // the scale's bar is never narrower
+
+QString slowerText() { return ShapeMapLegend::tr("slower"); }
+QString fasterText() { return ShapeMapLegend::tr("faster"); }
+
+}  // namespace
 
 ShapeMapLegend::ShapeMapLegend(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("shapeMapLegend"));
-  setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+  QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+  policy.setHeightForWidth(true);
+  setSizePolicy(policy);
+  m_swatches.push_back({std::nullopt, true, tr("caught hack or fallback: not a win"), {}});
+  m_swatches.push_back({std::nullopt, false, tr("no number"), {}});
 }
 
-QSize ShapeMapLegend::sizeHint() const { return {600, 2 * fontMetrics().height() + 12}; }
+void ShapeMapLegend::addSwatch(const QColor& colour, const QString& text, const QString& toolTip) {
+  m_swatches.push_back({colour, false, text, toolTip});
+  updateGeometry();
+  update();
+}
 
-void ShapeMapLegend::paintEvent(QPaintEvent*) {
-  QPainter painter(this);
+int ShapeMapLegend::oneLineWidth() const {
   const QFontMetrics fm(font());
-  const int barH = fm.height();
-  const QString slower = tr("slower");
-  const QString faster = tr("faster");
-  // Right part: the two swatches with their words.
-  const QString hackText = tr("caught hack or fallback: not a win");
-  const QString emptyText = tr("no number");
-  const int swatch = barH;
-  const int right = width() - 4;
-  const int emptyX = right - fm.horizontalAdvance(emptyText) - swatch - 6;
-  const int hackX = emptyX - 16 - fm.horizontalAdvance(hackText) - swatch - 6;
-  painter.setPen(QPen(QColor(0xd0, 0xd0, 0xd0)));
-  painter.drawRect(QRect(emptyX, 2, swatch, swatch).adjusted(0, 0, -1, -1));
-  paintShapeCell(painter, QRect(emptyX, 2, swatch, swatch), std::nullopt);
-  paintShapeCell(painter, QRect(hackX, 2, swatch, swatch), shape_colours::kUntrusted);
-  painter.setPen(palette().color(QPalette::Text));
-  painter.drawText(QRect(emptyX + swatch + 6, 2, width(), barH), Qt::AlignLeft | Qt::AlignVCenter, emptyText);
-  painter.drawText(QRect(hackX + swatch + 6, 2, width(), barH), Qt::AlignLeft | Qt::AlignVCenter, hackText);
+  int swatches = 0;
+  for (const Swatch& s : m_swatches) swatches += fm.height() + 6 + fm.horizontalAdvance(s.text) + kGap;
+  return kSide + fm.horizontalAdvance(slowerText()) + 10 + kLeastBar + 10 +
+         fm.horizontalAdvance(fasterText()) + 24 - kGap + swatches + kSide;
+}
 
-  // Left part: the scale.
-  const int left = fm.horizontalAdvance(slower) + 10;
-  const int barW = std::max(80, hackX - 24 - left - fm.horizontalAdvance(faster) - 10);
-  const double octaves = shape_colours::kScaleOctaves;
-  for (int x = 0; x < barW; ++x) {
-    const double speedup = std::exp2((2.0 * x / (barW - 1) - 1) * octaves);
-    const Rgb c = speedupColour(speedup);
-    painter.fillRect(QRect(left + x, 2, 1, barH), QColor(c.r, c.g, c.b));
+ShapeMapLegend::Layout ShapeMapLegend::layoutFor(int width) const {
+  const QFontMetrics fm(font());
+  const int h = fm.height();
+  Layout l;
+  const int left = kSide + fm.horizontalAdvance(slowerText()) + 10;
+  const int fasterWidth = fm.horizontalAdvance(fasterText());
+  const int scaleRight = left + kLeastBar + 10 + fasterWidth;  // the scale at its least width
+  const int tickTop = kTop + h + 3;
+  const int scaleHeight = tickTop + 3 + h + 2;  // the bar, its ticks and their labels
+  // The swatches flow in lines right of the scale, as many as two lines fit beside its bar and tick labels;
+  // when even one does not fit there, they go in lines under it, from the left edge.
+  std::vector<int> itemWidths;
+  for (const Swatch& s : m_swatches) itemWidths.push_back(h + 6 + fm.horizontalAdvance(s.text));
+  const auto flow = [&](int x0, int right, int y0, std::vector<std::pair<QRect, QRect>>* placed) {
+    int x = x0, y = y0, widest = x0;
+    for (std::size_t i = 0; i < itemWidths.size(); ++i) {
+      if (x > x0 && x + itemWidths[i] > right) x = x0, y += h + 6;
+      if (placed) placed->emplace_back(QRect(x, y, h, h), QRect(x + h + 6, y, itemWidths[i] - h - 6, h));
+      x += itemWidths[i];
+      widest = std::max(widest, x);
+      x += kGap;
+    }
+    return std::pair{widest, y + h};  // the right end of the widest line, the bottom of the last
+  };
+  const int besideX = scaleRight + 24;
+  const auto [besideRight, besideBottom] = flow(besideX, width - kSide, kTop, nullptr);
+  const bool beside = besideRight <= width - kSide && besideBottom <= scaleHeight;
+  int barWidth = kLeastBar;
+  if (beside) {
+    // The bar takes the room the swatches leave; they stay right-aligned.
+    barWidth += width - kSide - besideRight;
+    const int shift = barWidth - kLeastBar;
+    flow(besideX + shift, width - kSide, kTop, &l.swatches);
+    l.height = scaleHeight;
+  } else {
+    barWidth = std::max(kLeastBar, width - kSide - 10 - fasterWidth - left);
+    const auto [right, bottom] = flow(kSide, width - kSide, scaleHeight + 4, &l.swatches);
+    l.height = bottom + 4;
   }
-  painter.setPen(QPen(QColor(0x90, 0x90, 0x90)));
-  painter.drawRect(QRect(left, 2, barW, barH).adjusted(0, 0, -1, -1));
-  painter.setPen(palette().color(QPalette::Text));
-  painter.drawText(QRect(0, 2, left - 6, barH), Qt::AlignRight | Qt::AlignVCenter, slower);
-  painter.drawText(QRect(left + barW + 6, 2, width(), barH), Qt::AlignLeft | Qt::AlignVCenter, faster);
-  const bool halves = barW >= 5 * (fm.horizontalAdvance(QStringLiteral("≤0.71×")) + 4);
+  l.bar = QRect(left, kTop, barWidth, h);
+  l.slower = QRect(kSide, kTop, left - 10 - kSide, h);
+  l.faster = QRect(left + barWidth + 10, kTop, fasterWidth, h);
+  const bool halves = barWidth >= 5 * (fm.horizontalAdvance(QStringLiteral("≤0.71×")) + 8);
   for (int i = -2; i <= 2; ++i) {  // ticks every half octave (every octave when narrow)
     if (!halves && i % 2 != 0) continue;
     const double at = i / 2.0;  // in units of kScaleOctaves
-    const int x = left + static_cast<int>(std::lround((at + 1) / 2 * (barW - 1)));
-    painter.drawLine(x, 2 + barH, x, 2 + barH + 3);
-    const double speedup = std::exp2(at * octaves);
-    QString label = QString::number(speedup, 'g', 2) + QStringLiteral("×");
+    const int x = left + static_cast<int>(std::lround((at + 1) / 2 * (barWidth - 1)));
+    QString label =
+        QString::number(std::exp2(at * shape_colours::kScaleOctaves), 'g', 2) + QStringLiteral("×");
     if (i == -2) label = QStringLiteral("≤") + label;
     if (i == 2) label = QStringLiteral("≥") + label;
-    painter.drawText(QRect(x - 30, 2 + barH + 3, 60, fm.height()), Qt::AlignHCenter | Qt::AlignTop, label);
+    const int labelWidth = fm.horizontalAdvance(label);
+    l.ticks.push_back({x, QRect(x - labelWidth / 2, tickTop + 3, labelWidth, h), label});
+  }
+  return l;
+}
+
+std::vector<ShapeMapLegend::Part> ShapeMapLegend::parts(int width) const {
+  const Layout l = layoutFor(width);
+  std::vector<Part> out{{{}, l.bar}, {slowerText(), l.slower}, {fasterText(), l.faster}};
+  for (const Tick& t : l.ticks) out.push_back({t.label, t.rect});
+  for (std::size_t i = 0; i < l.swatches.size(); ++i) {
+    out.push_back({{}, l.swatches[i].first});
+    out.push_back({m_swatches[i].text, l.swatches[i].second});
+  }
+  return out;
+}
+
+QSize ShapeMapLegend::sizeHint() const {
+  const int width = oneLineWidth() + 200;
+  return {width, heightForWidth(width)};
+}
+
+QSize ShapeMapLegend::minimumSizeHint() const {
+  const QFontMetrics fm(font());
+  int width = kSide + fm.horizontalAdvance(slowerText()) + 10 + kLeastBar + 10 +
+              fm.horizontalAdvance(fasterText()) + kSide;
+  for (const Swatch& s : m_swatches)
+    width = std::max(width, 2 * kSide + fm.height() + 6 + fm.horizontalAdvance(s.text));
+  return {width, heightForWidth(width)};
+}
+
+int ShapeMapLegend::heightForWidth(int width) const { return layoutFor(width).height; }
+
+bool ShapeMapLegend::event(QEvent* event) {
+  if (event->type() == QEvent::ToolTip) {
+    const auto* help = static_cast<QHelpEvent*>(event);
+    const Layout l = layoutFor(width());
+    for (std::size_t i = 0; i < l.swatches.size(); ++i)
+      if (l.swatches[i].first.united(l.swatches[i].second).contains(help->pos()) &&
+          !m_swatches[i].toolTip.isEmpty()) {
+        QToolTip::showText(help->globalPos(), m_swatches[i].toolTip, this);
+        return true;
+      }
+    QToolTip::hideText();
+    event->ignore();
+    return true;
+  }
+  return QWidget::event(event);
+}
+
+void ShapeMapLegend::paintEvent(QPaintEvent*) {
+  QPainter painter(this);
+  const Layout l = layoutFor(width());
+  for (std::size_t i = 0; i < l.swatches.size(); ++i) {
+    const Swatch& s = m_swatches[i];
+    const QRect box = l.swatches[i].first;
+    if (s.colour) {
+      painter.fillRect(box, *s.colour);
+    } else if (s.untrusted) {
+      paintShapeCell(painter, box, shape_colours::kUntrusted);
+    } else {
+      painter.setPen(QPen(QColor(0xd0, 0xd0, 0xd0)));
+      painter.drawRect(box.adjusted(0, 0, -1, -1));
+      paintShapeCell(painter, box, std::nullopt);
+    }
+    painter.setPen(palette().color(QPalette::Text));
+    painter.drawText(l.swatches[i].second, Qt::AlignLeft | Qt::AlignVCenter, s.text);
+  }
+
+  const double octaves = shape_colours::kScaleOctaves;
+  for (int x = 0; x < l.bar.width(); ++x) {
+    const double speedup = std::exp2((2.0 * x / (l.bar.width() - 1) - 1) * octaves);
+    const Rgb c = speedupColour(speedup);
+    painter.fillRect(QRect(l.bar.left() + x, l.bar.top(), 1, l.bar.height()), QColor(c.r, c.g, c.b));
+  }
+  painter.setPen(QPen(QColor(0x90, 0x90, 0x90)));
+  painter.drawRect(l.bar.adjusted(0, 0, -1, -1));
+  painter.setPen(palette().color(QPalette::Text));
+  painter.drawText(l.slower, Qt::AlignRight | Qt::AlignVCenter, slowerText());
+  painter.drawText(l.faster, Qt::AlignLeft | Qt::AlignVCenter, fasterText());
+  for (const Tick& t : l.ticks) {
+    painter.drawLine(t.x, l.bar.bottom() + 1, t.x, l.bar.bottom() + 4);
+    painter.drawText(t.rect, Qt::AlignHCenter | Qt::AlignTop, t.label);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QStyle>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -308,6 +309,18 @@ void TaskTable::showDefaultColumns() {
   header->resizeSection(m_model->measuredColumn(), 7 * em);
   header->resizeSection(m_model->flagsColumn(), 8 * em);
   header->resizeSection(m_model->codeColumn(), fontMetrics().horizontalAdvance(tr("Code")) + 2 * em);
+  // No header narrower than its words, the sorted one also its arrow: at 1024 pixels the stretched Name
+  // column was squeezed to "lam" and Candidate cut. The list scrolls sideways instead.
+  const int margin = style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+  const auto least = [&](int c) {
+    const QString words = m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+    const int arrow = c == header->sortIndicatorSection() ? header->sizeHint().height() + margin : 0;
+    return header->fontMetrics().horizontalAdvance(words) + 2 * margin + 2 + arrow;
+  };
+  header->setMinimumSectionSize(least(CandidateTableModel::NameColumn));
+  for (int c = 0; c < m_model->columnCount(); ++c)
+    if (c != CandidateTableModel::NameColumn && header->sectionSize(c) < least(c))
+      header->resizeSection(c, least(c));
 }
 
 void TaskTable::showHeaderMenu(const QPoint& pos) {
