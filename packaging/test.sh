@@ -23,17 +23,6 @@ fi
 echo "check-deps: rejects the pre-issue-12 list, naming libqt6opengl6-dev: ok"
 export QT_QPA_PLATFORM=offscreen
 phase ctest ctest --test-dir "$build" --output-on-failure -j2 --output-junit test-junit.xml
-# The GUI tests again under AddressSanitizer and UBSan, so that a use after free or undefined behaviour in a
-# menu path fails a test rather than a user's window at times: their own build (build-asan) of what they link,
-# without the runner (the re-run tests skip there; they ran above). Leaks are not checked: Qt and fontconfig
-# keep their caches to the end of the process by design.
-asan=${KSCOPE_ASAN_BUILD_DIR:-build-asan}
-phase asan-build bash -c "cmake -S . -B '$asan' -G Ninja -DPython3_EXECUTABLE=/usr/bin/python3 -DKSCOPE_ENGINE=OFF \
-  -DKSCOPE_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DKSCOPE_WERROR=ON >/dev/null &&
-  cmake --build '$asan' --target views_tests view_model_tests -j$(nproc)"
-phase asan-gui env ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:detect_stack_use_after_return=1 \
-  UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir "$asan" --output-on-failure -j2 \
-  -L 'gui|unit' -E '_NOT_BUILT$|^cuda_l2_sample$|^search_case_study_record$'
 # Fuzz smoke run: its own clang build of the readers (build-fuzz), then each target for a few seconds; the
 # test list must bring clang and libFuzzer (the check reads that tree's configure cache).
 phase fuzz-smoke bash tests/fuzz/run.sh smoke
