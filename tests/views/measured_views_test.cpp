@@ -217,7 +217,8 @@ TEST(MeasurementTable, ClaimsFirstThenRunsNewestFirst) {
   const auto text = [&](int row, int column) {
     return model.data(model.index(row, column), Qt::DisplayRole).toString();
   };
-  EXPECT_EQ(text(0, MeasurementTableModel::OutcomeColumn), "claimed");
+  // Row E's program was caught as a hack: its claim row says so before the word "claimed".
+  EXPECT_EQ(text(0, MeasurementTableModel::OutcomeColumn), "caught hack · claimed");
   EXPECT_EQ(text(0, MeasurementTableModel::SpeedupColumn), formatSpeedup(17.0));
   EXPECT_EQ(text(1, MeasurementTableModel::OutcomeColumn), "error: crash");
   EXPECT_EQ(text(2, MeasurementTableModel::OutcomeColumn), "correct");
