@@ -58,6 +58,8 @@ struct RunOptions {
   // --time-fallback: run a program that builds CUDA even on a machine without a GPU (its PyTorch fallback
   // is timed); without it such a program is compiled with nvcc instead (core/runs/program_compile.h).
   bool timeFallback = false;
+  std::vector<double> gemmSeconds;                 // --gemm-seconds WARMUP,SECONDS
+  std::vector<std::string> gemmBaselines, gemmMethods;  // --gemm-baseline, --gemm-method (repeatable)
 };
 
 // The candidate to run and how to name its place in messages: "FILE:14" or the --code path.
@@ -374,7 +376,14 @@ int runOne(const RunOptions& o) {
       for (const std::string& why : repaired->notRepaired) std::cerr << "  not repaired: " << why << "\n";
   }
   const protocol::Options options =
-      runs::evaluateOptions({.device = o.device, .trials = o.trials, .seeds = o.seeds, .arch = o.arch});
+      runs::evaluateOptions({.device = o.device,
+                             .trials = o.trials,
+                             .seeds = o.seeds,
+                             .arch = o.arch,
+                             .gemmWarmupSeconds = o.gemmSeconds.size() == 2 ? o.gemmSeconds[0] : -1,
+                             .gemmSeconds = o.gemmSeconds.size() == 2 ? o.gemmSeconds[1] : -1,
+                             .gemmBaselines = o.gemmBaselines,
+                             .gemmMethods = o.gemmMethods});
   auto request = supervisor::evaluationRequest(*task, chosen->candidate, options);
   if (auto* why = std::get_if<std::string>(&request)) {
     std::cerr << "kscope run: error: " << chosen->where << ": " << *why << "\n";
@@ -538,6 +547,21 @@ void addRunCommand(CLI::App& app) {
   command->add_flag("--time-fallback", o->timeFallback,
                     "Without a GPU, run a program that builds CUDA anyway and time its PyTorch fallback "
                     "(default: compile its CUDA with nvcc and say that nothing was timed)");
+  command->add_option("--gemm-seconds", o->gemmSeconds,
+                      "GEMM tasks: warm-up and timed seconds of each kernel-baseline session of CUDA-L2's methods "
+                      "(default 0.5,1; CUDA-L2's harness takes them as --warmup_seconds, --benchmark_seconds)")
+      ->expected(2)
+      ->delimiter(',')
+      ->check(CLI::Range(0.0, 3600.0));
+  command->add_option("--gemm-baseline", o->gemmBaselines,
+                      "GEMM tasks: time only this baseline (repeatable: torch.matmul, cuBLAS-tn, cuBLAS-nn, "
+                      "cuBLASLt-heuristic-tn, ...; default all seven)")
+      ->check(CLI::IsMember({"torch.matmul", "cuBLAS-tn", "cuBLAS-nn", "cuBLASLt-heuristic-tn", "cuBLASLt-heuristic-nn",
+                             "cuBLASLt-auto-tuning-tn", "cuBLASLt-auto-tuning-nn"}));
+  command->add_option("--gemm-method", o->gemmMethods,
+                      "GEMM tasks: time only by this method (repeatable: cuda-l2-offline, cuda-l2-server, "
+                      "kscope-l2-flushed, kscope-l2-warm; default all four)")
+      ->check(CLI::IsMember({"cuda-l2-offline", "cuda-l2-server", "kscope-l2-flushed", "kscope-l2-warm"}));
   command->add_flag("--json", o->json, "Print one JSON document (keys: docs/cli.md)");
   command->callback([o] { exitCode() = runOne(*o); });
 }

@@ -251,6 +251,10 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
         if (auto* call = std::get_if<NativeShimCall>(&entry)) {
           GemmBaselineSettings baselineSettings;
           baselineSettings.seed = static_cast<std::uint64_t>(options.seed);
+          if (options.gemmWarmupSeconds) baselineSettings.sessionWarmupSeconds = *options.gemmWarmupSeconds;
+          if (options.gemmSeconds) baselineSettings.sessionSeconds = *options.gemmSeconds;
+          baselineSettings.baselines = options.gemmBaselines;
+          baselineSettings.methods = options.gemmMethods;
           r.baselines = timeGemmBaselines(*call, *r.gemm, dev, baselineSettings, reporter);
         }
       }

@@ -5,6 +5,7 @@
 #include <ATen/ops/randn.h>
 #include <ATen/ops/zeros.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -18,12 +19,16 @@
 #include "core/engine/cublas_baselines.h"
 #endif
 
+#include "core/engine/cuda_l2_method.h"
 #include "core/engine/gemm_task.h"
 #include "core/engine/gpu_share.h"
+#include "core/engine/model_args.h"
 #include "core/engine/model_pair.h"
 #include "core/engine/phase_deadlines.h"
 #include "core/engine/trial_clock.h"
 #include "core/protocol/gemm_baselines.h"
+
+namespace py = pybind11;
 
 namespace ks::engine {
 namespace {
@@ -93,6 +98,54 @@ MethodTimes runGemmMethod(stats::GemmMethod method, const std::vector<GemmCall>&
   return t;
 }
 
+std::vector<protocol::BaselineTiming> timeCudaL2Method(stats::GemmMethod method, const std::vector<GemmCall>& calls,
+                                                       const std::vector<py::object>& pyCalls,
+                                                       const protocol::GemmRun& run, const c10::Device& device,
+                                                       const GemmBaselineSettings& s) {
+  std::vector<protocol::BaselineTiming> out;
+  if (calls.size() < 2 || pyCalls.size() != calls.size()) return out;
+  const std::uint64_t seed = methodSeed(s.seed, method);
+  CudaL2Shape shape{run.m, run.n, run.k, 0, 0, 0};
+  if (run.padded()) {
+    shape.padM = run.paddedM - run.m;
+    shape.padN = run.paddedN - run.n;
+    shape.padK = run.paddedK - run.k;
+  }
+  const std::string where = device.str();
+  CudaL2SessionSettings session;
+  session.warmupSeconds = s.sessionWarmupSeconds;
+  session.seconds = s.sessionSeconds;
+  session.maxRounds = s.sessionMaxRounds;
+  session.serverQps = method == stats::GemmMethod::CudaL2Server ? s.serverQps : 0;
+  // CUDA-L2 runs its baselines in a shuffled order, one process each; here one session each, in an order
+  // drawn from the seed (round 0 of the method's orders, over the baselines).
+  const std::vector<std::size_t> order = stats::roundOrder(calls.size() - 1, seed, 0);
+  out.resize(calls.size() - 1);
+  for (std::size_t slot : order) {
+    const std::size_t i = slot + 1;
+    session.seed = seed + i;
+    session.clock = CudaL2SessionSettings::Clock::Host;
+    const CudaL2SessionTimes host = runCudaL2Session(pyCalls[i], pyCalls[0], shape, where, session);
+    protocol::BaselineTiming& b = out[slot];
+    b.baseline = calls[i].name;
+    b.method = stats::gemmMethodName(method);
+    b.clock = "host";
+    b.rounds = host.rounds;
+    b.baselineMs = b.hostBaselineMs = stats::summaryMs(method, host.baselineMs);
+    b.candidateMs = b.hostCandidateMs = stats::summaryMs(method, host.candidateMs);
+    b.speedup = stats::methodSpeedup(method, host.candidateMs, host.baselineMs);
+    b.spread = stats::rateRatioSpread(host.candidateMs, host.baselineMs);
+    if (method == stats::GemmMethod::CudaL2Offline && device.is_cuda()) {
+      session.clock = CudaL2SessionSettings::Clock::Events;
+      const CudaL2SessionTimes events = runCudaL2Session(pyCalls[i], pyCalls[0], shape, where, session);
+      b.eventBaselineMs = stats::summaryMs(method, events.baselineMs);
+      b.eventCandidateMs = stats::summaryMs(method, events.candidateMs);
+      b.eventSpeedup = stats::methodSpeedup(method, events.candidateMs, events.baselineMs);
+    }
+  }
+  return out;
+}
+
 std::vector<protocol::BaselineTiming> summarizeGemmMethod(stats::GemmMethod method,
                                                           const std::vector<GemmCall>& calls,
                                                           const MethodTimes& times) {
@@ -107,6 +160,7 @@ std::vector<protocol::BaselineTiming> summarizeGemmMethod(stats::GemmMethod meth
     b.speedup = stats::methodSpeedup(method, times.ms[0], times.ms[i]);
     b.hostBaselineMs = stats::summaryMs(method, times.hostMs[i]);
     b.hostCandidateMs = stats::summaryMs(method, times.hostMs[0]);
+    b.clock = "cuda-events";
     out.push_back(std::move(b));
   }
   return out;
@@ -118,14 +172,36 @@ protocol::GemmBaselines timeGemmBaselines(NativeShimCall candidate, const protoc
   protocol::GemmBaselines result;
   result.orderSeed = static_cast<std::int64_t>(s.seed);
   result.serverQps = s.serverQps;
-  reporter.enter(protocol::Phase::Timing, kMinTimedDeadlineS * 2 + 4 * 3 * s.secondsPerMethod);
+  // KernelScope's two methods, then CUDA-L2's: per baseline an offline session, its events twin and a server
+  // session (with gaps of mean 1/qps), each its warm-up and its seconds; three times that as the bound.
+  const double sessions = 3.0 * 7 * (s.sessionWarmupSeconds + s.sessionSeconds + 2.0 / std::max(s.serverQps, 1.0));
+  reporter.enter(protocol::Phase::Timing, kMinTimedDeadlineS * 2 + 2 * 3 * s.secondsPerMethod + 3 * sessions);
   std::vector<GemmCall> calls;
+  std::vector<py::object> pyCalls;
   calls.push_back({"candidate", [candidate](GemmRoundInputs& in) {
                      at::Tensor out;
                      char message[1024] = {};
                      if (candidate(in.candidate.data(), 3, &out, message, sizeof message) != nvcc::kShimCallOk)
                        throw std::runtime_error(std::string("the candidate failed: ") + message);
                    }});
+  // The same entry as CUDA-L2's harness calls it: f(a, b, b_col_major, c) from Python. The shim allocates its
+  // own output (the GemmOut convention), so c is left as it is.
+  pyCalls.push_back(py::cpp_function(
+      [candidate](py::object a, py::object b, py::object bColMajor, py::object) {
+        at::Tensor inputs[3];
+        const py::object* given[3] = {&a, &b, &bColMajor};
+        for (int i = 0; i < 3; ++i) {
+          auto t = unwrapTensor(*given[i]);
+          if (!t) throw py::type_error("the candidate takes tensors only");
+          inputs[i] = *t;
+        }
+        at::Tensor out;
+        char message[1024] = {};
+        if (candidate(inputs, 3, &out, message, sizeof message) != nvcc::kShimCallOk)
+          throw std::runtime_error(std::string("the candidate failed: ") + message);
+      },
+      py::name("candidate")));
+  pyCalls.push_back(py::none());  // torch.matmul, which the session calls itself
   calls.push_back({"torch.matmul", [](GemmRoundInputs& in) {
                      if (in.a.is_cuda()) {
                        at::matmul_out(in.c, in.a, in.b);  // torch.matmul(a, b, out=c), as CUDA-L2 calls it
@@ -162,6 +238,14 @@ protocol::GemmBaselines timeGemmBaselines(NativeShimCall candidate, const protoc
                            lib->run(which, {in.a.data_ptr(), in.b.data_ptr(), in.bColMajor.data_ptr(),
                                             in.c.data_ptr()});
                          }});
+        // As CUDA-L2's binding of the same call: tensors in, their data pointers to cuBLAS.
+        pyCalls.push_back(py::cpp_function(
+            [lib, which](py::object a, py::object b, py::object bColMajor, py::object c) {
+              auto ta = unwrapTensor(a), tb = unwrapTensor(b), tbc = unwrapTensor(bColMajor), tc = unwrapTensor(c);
+              if (!ta || !tb || !tbc || !tc) throw py::type_error("cuBLAS baselines take tensors only");
+              lib->run(which, {ta->data_ptr(), tb->data_ptr(), tbc->data_ptr(), tc->data_ptr()});
+            },
+            py::name(cublasBaselineName(which))));
       }
       for (const std::string& note : cublas->notes()) result.notes.push_back(note);
     } catch (const std::exception& e) {
@@ -175,10 +259,30 @@ protocol::GemmBaselines timeGemmBaselines(NativeShimCall candidate, const protoc
   result.notes.push_back("cuBLAS baselines need a CUDA build");
 #endif
 
+  // Only the baselines asked for (the candidate always): request option gemm_baselines.
+  if (!s.baselines.empty()) {
+    std::vector<GemmCall> kept{calls[0]};
+    std::vector<py::object> keptPy{pyCalls[0]};
+    for (std::size_t i = 1; i < calls.size(); ++i)
+      if (std::find(s.baselines.begin(), s.baselines.end(), calls[i].name) != s.baselines.end()) {
+        kept.push_back(calls[i]);
+        keptPy.push_back(pyCalls[i]);
+      }
+    calls = std::move(kept);
+    pyCalls = std::move(keptPy);
+  }
+
   std::vector<protocol::BaselineTiming> timings;
   const gpu_share::Exclusive alone;  // beside other runners (batch --timing-jobs): the GPU to these calls alone
   for (stats::GemmMethod method : stats::kGemmMethods) {
+    if (!s.methods.empty() &&
+        std::find(s.methods.begin(), s.methods.end(), stats::gemmMethodName(method)) == s.methods.end())
+      continue;
     try {
+      if (stats::recordedMode(method)[0] != '\0') {  // CUDA-L2's methods, as its harness makes the calls
+        for (auto& t : timeCudaL2Method(method, calls, pyCalls, run, device, s)) timings.push_back(std::move(t));
+        continue;
+      }
       const MethodTimes times = runGemmMethod(method, calls, inputsFor, device, s);
       for (auto& t : summarizeGemmMethod(method, calls, times)) timings.push_back(std::move(t));
     } catch (const std::exception& e) {

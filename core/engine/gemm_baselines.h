@@ -9,6 +9,7 @@
 // the cuBLAS baselines through cuBLAS's C API: each with what its library needs and nothing more.
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
+#include <pybind11/pybind11.h>
 
 #include <cstdint>
 #include <functional>
@@ -24,10 +25,17 @@ namespace ks::engine {
 
 struct GemmBaselineSettings {
   std::uint64_t seed = 42;        // round orders, fresh inputs, arrival gaps
-  double secondsPerMethod = 1.0;  // measured rounds stop after this long (at least minRounds)
+  // KernelScope's methods: measured rounds stop after this long (at least minRounds, at most maxRounds).
+  double secondsPerMethod = 1.0;
   int warmupRounds = 3, minRounds = 5, maxRounds = 200;
+  // CUDA-L2's methods (cuda_l2_method.h): each (kernel, baseline) session's warm-up and timed seconds;
+  // sessionMaxRounds bounds both phases (tests), CUDA-L2's own stop on time alone.
+  double sessionWarmupSeconds = 0.5, sessionSeconds = 1.0;
+  int sessionMaxRounds = 1000000;
   double serverQps = 100;      // cuda-l2-server's target rate (the release's README example)
   int autotuneAlgorithms = 16;  // cuBLASLt heuristic algorithms auto-tuning times
+  std::vector<std::string> baselines;  // the release column names to time; empty: every one
+  std::vector<std::string> methods;    // the methods to time (gemmMethodName); empty: every one
 };
 
 // The inputs of one round: the task's model arguments and the baselines' a (M×K), b (K×N),
@@ -49,10 +57,21 @@ struct MethodTimes {
   int rounds = 0;
 };
 
-// Runs `method` over `calls` (device-agnostic: on CPU the clock is the wall clock and nothing is flushed).
+// Runs `method` over `calls` in one C++ loop, every function in each round (device-agnostic: on CPU the clock
+// is the wall clock and nothing is flushed). The runner times KernelScope's methods this way; CUDA-L2's go
+// through timeCudaL2Method.
 MethodTimes runGemmMethod(stats::GemmMethod method, const std::vector<GemmCall>& calls,
                           const GemmInputsFor& inputsFor, const c10::Device& device,
                           const GemmBaselineSettings& settings);
+
+// CUDA-L2's method `method` (offline or server): one session per baseline of calls[1...] against calls[0]
+// (cuda_l2_method.h), in an order drawn from the seed; `pyCalls` are the same functions as Python callables
+// f(a, b, b_col_major, c) (None for torch.matmul). The offline method also times each session by CUDA events
+// (BaselineTiming::event*).
+std::vector<protocol::BaselineTiming> timeCudaL2Method(stats::GemmMethod method, const std::vector<GemmCall>& calls,
+                                                       const std::vector<pybind11::object>& pyCalls,
+                                                       const protocol::GemmRun& run, const c10::Device& device,
+                                                       const GemmBaselineSettings& settings);
 
 // calls[0] (the candidate) against each other call, by the method's rule.
 std::vector<protocol::BaselineTiming> summarizeGemmMethod(stats::GemmMethod method,

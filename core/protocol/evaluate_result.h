@@ -239,10 +239,20 @@ struct BaselineTiming {
   std::string baseline;
   std::string method;
   int rounds = 0;
-  double baselineMs = 0, candidateMs = 0;  // CUDA events: the method's mean (CUDA-L2) or median (KernelScope)
-  double speedup = 0;                      // by the method's own rule (baseline time / candidate time)
+  // By the method's clock (`clock`): the method's mean (CUDA-L2) or median (KernelScope).
+  double baselineMs = 0, candidateMs = 0;
+  double speedup = 0;                              // by the method's own rule (baseline time / candidate time)
   double hostBaselineMs = 0, hostCandidateMs = 0;  // host clock to after a device-wide synchronize, same rule
   std::string fasterOf;  // the derived "-max" baselines: which layout was the faster ("cuBLAS-nn")
+  // The method's clock: "host" (CUDA-L2's methods, as its harness reads time.time around each call) or
+  // "cuda-events" (KernelScope's); empty in results written before CUDA-L2's methods read the host clock.
+  std::string clock;
+  // CUDA-L2's offline method only: the same protocol timed by CUDA events around each call (its means and
+  // speedup), so that what the host clock adds per call is measured, not guessed. 0: not timed.
+  double eventBaselineMs = 0, eventCandidateMs = 0, eventSpeedup = 0;
+  // CUDA-L2's methods: the speedup's 95 % half-width relative to it, from the spread of the per-call rates
+  // (1.96 standard errors of each mean, combined). 0: not known.
+  double spread = 0;
   bool operator==(const BaselineTiming&) const = default;
 };
 

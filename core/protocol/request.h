@@ -70,6 +70,12 @@ struct Options {
   std::optional<CpuPinScope> cpuPin;
   // nvcc -arch of native builds ("sm_90a"); empty: the GPU's, with the `a` suffix on compute capability 9.0
   std::string arch;
+  // GEMM tasks, CUDA-L2's timing methods (core/engine/cuda_l2_method.h): each (kernel, baseline) session's
+  // warm-up and timed seconds; nullopt: 0.5 and 1. `gemmBaselines` limits the baselines timed to these
+  // release column names ("torch.matmul", "cuBLAS-tn", ...); empty: all seven. `gemmMethods` limits the
+  // timing methods to these names (core/stats/gemm_methods.h); empty: all four.
+  std::optional<double> gemmWarmupSeconds, gemmSeconds;
+  std::vector<std::string> gemmBaselines, gemmMethods;
   bool operator==(const Options&) const = default;
 };
 

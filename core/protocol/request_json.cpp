@@ -142,13 +142,18 @@ Json toJson(const Options& o) {
   if (!o.gpuShare.empty()) j["gpu_share"] = o.gpuShare;
   if (o.cpuPin) j["cpu_pin"] = cpuPinScopeName(*o.cpuPin);
   if (!o.arch.empty()) j["arch"] = o.arch;
+  if (o.gemmWarmupSeconds) j["gemm_warmup_s"] = *o.gemmWarmupSeconds;
+  if (o.gemmSeconds) j["gemm_s"] = *o.gemmSeconds;
+  if (!o.gemmBaselines.empty()) j["gemm_baselines"] = o.gemmBaselines;
+  if (!o.gemmMethods.empty()) j["gemm_methods"] = o.gemmMethods;
   return j;
 }
 
 Options optionsFrom(const Fields& f) {
   f.rejectUnknown(
       {"device", "seeds", "trials", "warmup", "seed", "scratch", "cache", "atol", "rtol", "profile_kernels",
-       "gpu_share", "cpu_pin", "arch"});
+       "gpu_share", "cpu_pin", "arch", "gemm_warmup_s", "gemm_s", "gemm_baselines",
+       "gemm_methods"});
   Options o;
   o.device = f.strOr("device", "");
   if (!o.device.empty() && o.device != "cuda" && o.device != "cpu")
@@ -166,6 +171,13 @@ Options optionsFrom(const Fields& f) {
       throw DecodeError{"options." + std::string(key) + ": must be >= 0"};
   o.profileKernels = f.optBoolean("profile_kernels");
   o.gpuShare = f.strOr("gpu_share", "");
+  o.gemmWarmupSeconds = f.optNumber("gemm_warmup_s");
+  o.gemmSeconds = f.optNumber("gemm_s");
+  for (const char* key : {"gemm_warmup_s", "gemm_s"})
+    if (f.has(key) && !(f.number(key) >= 0 && f.number(key) <= 3600))
+      throw DecodeError{"options." + std::string(key) + ": seconds from 0 to 3600"};
+  o.gemmBaselines = f.strings("gemm_baselines");
+  o.gemmMethods = f.strings("gemm_methods");
   o.arch = f.strOr("arch", "");
   if (!o.arch.empty() && o.arch.rfind("sm_", 0) != 0 && o.arch.rfind("compute_", 0) != 0)
     throw DecodeError{"options.arch: expected an nvcc -arch such as \"sm_90a\", got \"" + o.arch + "\""};

@@ -301,6 +301,13 @@ Json baselinesJson(const GemmBaselines& b) {
                        {"host_baseline_ms", number(t.hostBaselineMs)},
                        {"host_candidate_ms", number(t.hostCandidateMs)}};
              if (!t.fasterOf.empty()) j["faster_of"] = t.fasterOf;
+             if (!t.clock.empty()) j["clock"] = t.clock;
+             if (t.eventSpeedup > 0) {
+               j["event_baseline_ms"] = number(t.eventBaselineMs);
+               j["event_candidate_ms"] = number(t.eventCandidateMs);
+               j["event_speedup"] = number(t.eventSpeedup);
+             }
+             if (t.spread > 0) j["spread"] = number(t.spread);
              return j;
            })}};
 }
@@ -322,6 +329,11 @@ GemmBaselines baselinesFrom(const Fields& f) {
     x.hostBaselineMs = t.numberOr("host_baseline_ms", 0);
     x.hostCandidateMs = t.numberOr("host_candidate_ms", 0);
     x.fasterOf = t.strOr("faster_of", "");
+    x.clock = t.strOr("clock", "");
+    x.eventBaselineMs = t.numberOr("event_baseline_ms", 0);
+    x.eventCandidateMs = t.numberOr("event_candidate_ms", 0);
+    x.eventSpeedup = t.numberOr("event_speedup", 0);
+    x.spread = t.numberOr("spread", 0);
     b.timings.push_back(std::move(x));
   }
   return b;

@@ -8,6 +8,10 @@ protocol::Options evaluateOptions(const RunChoices& choices) {
   if (choices.trials > 0) options.trials = choices.trials;
   if (choices.seeds > 0) options.seeds = choices.seeds;
   options.arch = choices.arch;
+  if (choices.gemmWarmupSeconds >= 0) options.gemmWarmupSeconds = choices.gemmWarmupSeconds;
+  if (choices.gemmSeconds >= 0) options.gemmSeconds = choices.gemmSeconds;
+  options.gemmBaselines = choices.gemmBaselines;
+  options.gemmMethods = choices.gemmMethods;
   return options;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/protocol/gemm_baselines.h"
 #include "core/runs/agreement.h"
+#include "core/runs/method_gap.h"
 #include "core/stats/gemm_methods.h"
 
 namespace ks::runs {
@@ -26,6 +27,7 @@ std::string padded(std::string s, std::size_t width) {
 GemmBaselineTable gemmBaselineTable(const protocol::GemmBaselines& baselines, const Candidate& recorded) {
   GemmBaselineTable table;
   table.notes = baselines.notes;
+  for (const MethodGap& gap : methodGaps(baselines)) table.gaps.push_back(gap.text);
   std::vector<stats::GemmMethod> methods;
   for (stats::GemmMethod m : stats::kGemmMethods) {
     bool has = false;
@@ -103,6 +105,7 @@ std::vector<std::string> gemmBaselineLines(const GemmBaselineTable& table) {
       line += padded(textOf(row.cells[i]), (i < widths.size() ? widths[i] : 0) + kGap);
     finish(line);
   }
+  for (const std::string& gap : table.gaps) lines.push_back(gap);
   for (const std::string& note : table.notes) lines.push_back(note);
   return lines;
 }

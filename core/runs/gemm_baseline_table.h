@@ -30,13 +30,15 @@ struct GemmBaselineTable {
   std::vector<int> rounds;           // per method, its measured rounds
   std::vector<GemmBaselineRow> rows;  // the release's column order; baselines neither measured nor recorded left out
   std::vector<std::string> notes;     // the runner's: what was not timed, and why
+  std::vector<std::string> gaps;      // why CUDA-L2's number and KernelScope's differ, where they do (method_gap.h)
 };
 
 // The table of `baselines` against what `recorded` (the candidate as the release has it) claims.
 GemmBaselineTable gemmBaselineTable(const protocol::GemmBaselines& baselines, const Candidate& recorded);
 
 // Its text, one line each: a header, one line per baseline ("1.52 (1.84)": measured, recorded in
-// parentheses, "!" after a pair that disagrees), then the notes. Columns padded for a fixed-width font.
+// parentheses, "!" after a pair that disagrees), then the method gaps, then the notes. Columns padded for a
+// fixed-width font.
 std::vector<std::string> gemmBaselineLines(const GemmBaselineTable& table);
 
 }  // namespace ks::runs

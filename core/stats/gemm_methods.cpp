@@ -89,4 +89,22 @@ double methodSpeedup(GemmMethod m, const std::vector<double>& candidateMs, const
   return candidate > 0 ? baseline / candidate : 0;
 }
 
+double rateRatioSpread(const std::vector<double>& candidateMs, const std::vector<double>& baselineMs) {
+  // The standard error of a side's mean rate, relative to that mean; NaN when it cannot be had.
+  const auto relativeError = [](const std::vector<double>& ms) {
+    if (ms.size() < 2) return std::nan("");
+    double sum = 0, squares = 0;
+    for (double t : ms) {
+      if (!(t > 0)) return std::nan("");
+      sum += 1.0 / t;
+      squares += 1.0 / (t * t);
+    }
+    const double n = static_cast<double>(ms.size()), mean = sum / n;
+    const double variance = std::max(0.0, (squares - n * mean * mean) / (n - 1));
+    return std::sqrt(variance / n) / mean;
+  };
+  const double c = relativeError(candidateMs), b = relativeError(baselineMs);
+  return std::isfinite(c) && std::isfinite(b) ? 1.96 * std::sqrt(c * c + b * b) : 0;
+}
+
 }  // namespace ks::stats

@@ -6,14 +6,13 @@
 // it is the same on every machine and tested on the CPU.
 //
 // CUDA-L2's own methods, as its release's benchmarking_offline.py / benchmarking_server.py do them:
-//  - offline: rounds back to back; each round draws fresh inputs, shuffles the order of the kernel and the
-//    baselines, and times each call alone (device synchronized before, CUDA events around the call,
-//    synchronized after). The number is the mean over rounds of each call's TFLOP/s; the speedup is the
-//    kernel's mean TFLOP/s over the baseline's (so it is a ratio of harmonic-mean times, not of medians).
+//  - offline: the kernel and one baseline at a time; rounds back to back, each on fresh inputs in a shuffled
+//    order, each call timed alone by the host clock (device synchronized before and after). The number is
+//    the mean over calls of each call's TFLOP/s; the speedup is the kernel's mean TFLOP/s over the
+//    baseline's (so it is a ratio of harmonic-mean times, not of medians).
 //  - server: the same, with an exponential gap (mean 1/qps) slept after each round, as requests arriving
 //    at a target rate would leave the GPU idle between calls (clocks and caches cool down).
-// CUDA-L2 runs each baseline in its own process, paired with the kernel; here all of them share one round
-// (identical inputs, one process), so that every baseline meets the same inputs and the same GPU state.
+// How the runner makes those calls, as CUDA-L2's harness does: core/engine/cuda_l2_method.h.
 // KernelScope's own: rounds on the same inputs, shuffled order, CUDA events around each call; the L2 cache
 // flushed before each call ("kscope-l2-flushed") or not ("kscope-l2-warm"); the number is the median time
 // and the speedup the ratio of medians (as evaluate's timing, docs/runner-protocol.md).
@@ -61,5 +60,10 @@ double summaryMs(GemmMethod m, const std::vector<double>& ms);
 // (its mean TFLOP/s ratio; the FLOPs cancel), KernelScope's median(baseline)/median(candidate). 0 when
 // either side has no times or a zero time.
 double methodSpeedup(GemmMethod m, const std::vector<double>& candidateMs, const std::vector<double>& baselineMs);
+
+// CUDA-L2's speedup (a ratio of mean rates) and its noise: the 95 % half-width relative to the speedup,
+// 1.96·sqrt(se_c² + se_b²) with se the standard error of each side's mean rate relative to that mean. 0 when
+// either side has fewer than two calls or a zero time.
+double rateRatioSpread(const std::vector<double>& candidateMs, const std::vector<double>& baselineMs);
 
 }  // namespace ks::stats

@@ -23,7 +23,9 @@ int cpuCandidate(const at::Tensor* in, int count, at::Tensor* out, char* error, 
     std::snprintf(error, size, "takes 3 tensors");
     return 1;
   }
-  *out = at::matmul(in[0].to(at::kFloat), in[2].to(at::kFloat).t()).to(at::kHalf);
+  // b_col_major holds bᵀ's bytes, shaped N×K (KernelScope's loop) or K×N (CUDA-L2's, as its harness makes it).
+  const at::Tensor bT = in[2].reshape({in[1].size(1), in[1].size(0)});
+  *out = at::matmul(in[0].to(at::kFloat), bT.to(at::kFloat).t()).to(at::kHalf);
   return 0;
 }
 
@@ -110,17 +112,31 @@ TEST(GemmBaselines, ACpuRunTimesTorchMatmulByEveryMethodAndSaysWhatItCannotTime)
   s.minRounds = 3;
   s.maxRounds = 3;
   s.secondsPerMethod = 0;
+  s.sessionWarmupSeconds = 0;
+  s.sessionSeconds = 60;  // CUDA-L2's sessions stop on time; here on sessionMaxRounds first
+  s.sessionMaxRounds = 3;
   s.serverQps = 1000;
   testing::RecordingSink sink;
   PhaseReporter reporter(sink);
   const protocol::GemmRun run = gemmRun(protocol::GemmSpec{40, 24, 64, {32, 32, 32}});  // padded
   const protocol::GemmBaselines b = timeGemmBaselines(&cpuCandidate, run, c10::Device(c10::kCPU), s, reporter);
-  ASSERT_EQ(b.timings.size(), 4u) << (b.notes.empty() ? "" : b.notes[0]);
+  std::string notes;
+  for (const std::string& note : b.notes) notes += note + "\n";
+  ASSERT_EQ(b.timings.size(), 4u) << notes;
   std::set<std::string> methods;
   for (const auto& t : b.timings) {
     EXPECT_EQ(t.baseline, "torch.matmul");
     EXPECT_EQ(t.rounds, 3);
     EXPECT_GT(t.speedup, 0);
+    // CUDA-L2's methods read the host clock, as its harness does; KernelScope's CUDA events (on CPU the wall
+    // clock stands in for them); no events twin without a GPU.
+    const bool cudaL2 = t.method.rfind("cuda-l2-", 0) == 0;
+    EXPECT_EQ(t.clock, cudaL2 ? "host" : "cuda-events") << t.method;
+    EXPECT_EQ(t.eventSpeedup, 0) << t.method;
+    if (cudaL2) {
+      EXPECT_DOUBLE_EQ(t.hostCandidateMs, t.candidateMs);
+      EXPECT_GT(t.spread, 0) << t.method;
+    }
     methods.insert(t.method);
   }
   EXPECT_EQ(methods, (std::set<std::string>{"cuda-l2-offline", "cuda-l2-server", "kscope-l2-flushed",
@@ -136,6 +152,8 @@ TEST(GemmBaselines, AFailingCandidateLeavesANoteNotACrash) {
   s.warmupRounds = 0;
   s.minRounds = 1;
   s.maxRounds = 1;
+  s.sessionWarmupSeconds = 0;
+  s.sessionMaxRounds = 1;
   testing::RecordingSink sink;
   PhaseReporter reporter(sink);
   const protocol::GemmRun run = gemmRun(protocol::GemmSpec{16, 16, 16, {}});

@@ -87,6 +87,7 @@ TEST(CudaL2Build, ReleaseKernelCompilesForSm90aWithTheGemmShim) {
   }
   EXPECT_TRUE(hgemm) << "ptxas did not list the HGEMM kernel";
   EXPECT_NE(std::find(r.flags.begin(), r.flags.end(), "--expt-extended-lambda"), r.flags.end());
+  EXPECT_NE(std::find(r.flags.begin(), r.flags.end(), "--use_fast_math"), r.flags.end());  // as CUDA-L2 builds it
 
   BuildResult again = buildNativeLibrary(kernel, o);  // the cache: no second compile of minutes
   EXPECT_TRUE(again.cacheHit);

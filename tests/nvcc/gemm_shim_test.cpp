@@ -66,15 +66,16 @@ TEST(CutlassHeaders, FoundWhereCuteTensorIsAndMissingSaysWhatWasLookedFor) {
 }
 
 // CuTe converts float accumulators to half implicitly: after torch's -D__CUDA_NO_HALF_* flags, a CUTLASS
-// build undefines them (9 of 20 CUDA-L2 kernels failed on the H100 machine without it).
+// build undefines them (9 of 20 CUDA-L2 kernels failed on the H100 machine without it). It also builds with
+// fast math, as CUDA-L2 builds its kernels.
 TEST(CutlassHeaders, ABuildWithThemAllowsHalfConversionsAfterTorchsFlags) {
   BuildOptions o;
-  o.extraFlags = {"--use_fast_math"};
+  o.extraFlags = {"-lineinfo"};
   CutlassHeaders h;
   h.includeDirs = {"/opt/cutlass/include"};
   addCutlassToBuild(o, h);
   EXPECT_EQ(o.includeDirs.back(), std::filesystem::path("/opt/cutlass/include"));
-  EXPECT_EQ(o.extraFlags, (std::vector<std::string>{"--use_fast_math", "--expt-extended-lambda",
+  EXPECT_EQ(o.extraFlags, (std::vector<std::string>{"-lineinfo", "--expt-extended-lambda", "--use_fast_math",
                                                      "-U__CUDA_NO_HALF_OPERATORS__",
                                                      "-U__CUDA_NO_HALF_CONVERSIONS__",
                                                      "-U__CUDA_NO_BFLOAT16_CONVERSIONS__",

@@ -37,9 +37,21 @@ TEST(GemmBaselinesCodec, PerBaselinePerMethodNumbersRoundTrip) {
                                  {"cuBLAS-tn", "cuda-l2-offline", 40, 0.0130, 0.0081, 1.60, 0.032, 0.027, ""},
                                  {"cuBLAS-nn", "cuda-l2-offline", 40, 0.0121, 0.0081, 1.49, 0.030, 0.027, ""},
                                  {"cuBLAS-tn", "kscope-l2-flushed", 50, 0.0150, 0.0100, 1.50, 0.04, 0.03, ""}});
+  // CUDA-L2's offline method reads the host clock; its events twin and its spread travel with it.
+  b.timings[0].clock = "host";
+  b.timings[0].eventBaselineMs = 0.0091;
+  b.timings[0].eventCandidateMs = 0.0060;
+  b.timings[0].eventSpeedup = 1.51;
+  b.timings[0].spread = 0.021;
+  b.timings[3].clock = "cuda-events";
   r.baselines = b;
   const Json j = toJson(r);
   ASSERT_TRUE(j.contains("baselines"));
+  EXPECT_EQ(j["baselines"]["timings"][0]["clock"], "host");
+  EXPECT_EQ(j["baselines"]["timings"][0]["event_speedup"], 1.51);
+  EXPECT_EQ(j["baselines"]["timings"][0]["spread"], 0.021);
+  EXPECT_FALSE(j["baselines"]["timings"][1].contains("event_speedup"));  // left out when not timed
+  EXPECT_FALSE(j["baselines"]["timings"][1].contains("clock"));
   EXPECT_EQ(j["baselines"]["order_seed"], 20261125);
   EXPECT_EQ(j["baselines"]["timings"][0]["baseline"], "torch.matmul");
   EXPECT_EQ(j["baselines"]["timings"][0]["method"], "cuda-l2-offline");

@@ -81,6 +81,35 @@ TEST(RequestCodec, GemmTaskAndArchRoundTrip) {
   EXPECT_EQ(encodeRequest(r).find("pad_to"), std::string::npos);
 }
 
+TEST(RequestCodec, GemmTimingOptionsRoundTripAndAreChecked) {
+  Request r;
+  r.id = "g";
+  r.op = Op::Evaluate;
+  TaskSpec task;
+  task.key = "h100_F32F16F16F32/64x128x64";
+  task.language = CodeLanguage::Cuda;
+  task.reference = "torch.matmul(a, b)";
+  task.gemm = GemmSpec{64, 128, 64, {}};
+  r.task = task;
+  r.candidate = CandidateSpec{"64_128_64.cu", CodeLanguage::Cuda, "#include <cute/tensor.hpp>\n", "cuda_l2_h100_fp32"};
+  r.options.gemmWarmupSeconds = 1;
+  r.options.gemmSeconds = 2.5;
+  r.options.gemmBaselines = {"torch.matmul", "cuBLAS-tn"};
+  r.options.gemmMethods = {"cuda-l2-offline"};
+  const std::string line = encodeRequest(r);
+  EXPECT_NE(line.find(R"("gemm_s":2.5)"), std::string::npos) << line;
+  EXPECT_NE(line.find(R"("gemm_baselines":["torch.matmul","cuBLAS-tn"])"), std::string::npos) << line;
+  Decoded<Request> d = decodeRequest(line);
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_EQ(*d.value, r);
+  // Left out when not chosen: a request of an older client is the same request.
+  r.options = Options{};
+  EXPECT_EQ(encodeRequest(r).find("gemm_"), std::string::npos);
+  d = decodeRequest(R"({"id": "1", "op": "hello", "options": {"gemm_s": -1}})");
+  EXPECT_FALSE(d.value);
+  EXPECT_EQ(d.error, "options.gemm_s: seconds from 0 to 3600");
+}
+
 TEST(RequestCodec, GemmTaskErrorsNameTheField) {
   const std::string candidate = R"("candidate": {"code": "x", "language": "cuda", "entry": "f"})";
   struct Case {

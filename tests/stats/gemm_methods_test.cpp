@@ -95,5 +95,20 @@ TEST(GemmMethods, CudaL2AveragesRatesKscopeTakesMedians) {
   EXPECT_EQ(methodSpeedup(GemmMethod::KscopeL2Warm, {0}, baseline), 0);
 }
 
+TEST(GemmMethods, TheRateRatiosSpreadIsItsTwoMeansStandardErrorsCombined) {
+  // Candidate rates 1 and 1/2 per ms (times 1, 2): mean 3/4, sample sd sqrt(1/8), se sqrt(1/16) = 1/4,
+  // relative 1/3. Baseline times 4, 4: no spread. 1.96 * 1/3.
+  EXPECT_NEAR(rateRatioSpread({1, 2}, {4, 4}), 1.96 / 3.0, 1e-12);
+  // Both sides the same relative error: sqrt(2) times one.
+  EXPECT_NEAR(rateRatioSpread({1, 2}, {2, 4}), 1.96 * std::sqrt(2.0) / 3.0, 1e-12);
+  // More calls of the same spread: smaller by sqrt(n).
+  const double two = rateRatioSpread({1, 2}, {4, 4});
+  const double eight = rateRatioSpread({1, 2, 1, 2, 1, 2, 1, 2}, {4, 4, 4, 4, 4, 4, 4, 4});
+  EXPECT_NEAR(eight / two, std::sqrt((1.0 / 8.0 / 8.0 * 8.0 / 7.0) / (1.0 / 8.0 / 2.0 * 2.0)), 1e-12);
+  // Not enough to say: 0.
+  EXPECT_EQ(rateRatioSpread({1}, {4, 4}), 0);
+  EXPECT_EQ(rateRatioSpread({1, 0}, {4, 4}), 0);
+}
+
 }  // namespace
 }  // namespace ks::stats

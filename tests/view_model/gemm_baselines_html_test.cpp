@@ -51,5 +51,27 @@ TEST(GemmBaselinesHtml, ACaughtHackStrikesEveryNumberAfterTheVerdict) {
   EXPECT_TRUE(html.contains("<td><s>1.80×</s></td>")) << html.toStdString();
 }
 
+// Where CUDA-L2's method and KernelScope's differ beyond noise, the pane says by how much and why, from the
+// run's own numbers (core/runs/method_gap.h); a run whose numbers are not the kernel's says nothing of it.
+runs::MeasuredRun withAGap(runs::MeasuredRun run) {
+  run = withBaselines(std::move(run));
+  run.result->baselines->timings.push_back({"torch.matmul", "kscope-l2-flushed", 50, 1, 1, 1.20, 0, 0, ""});
+  return run;
+}
+
+TEST(GemmBaselinesHtml, SaysWhyTheTwoMethodsDifferWhereTheyDo) {
+  const QString html = gemmBaselinesHtml(withAGap(test::timedRun(1.8)), nullptr);
+  EXPECT_TRUE(html.contains("torch.matmul: CUDA-L2&#39;s method gives 1.80×, KernelScope&#39;s 1.20× (L2 flushed, "
+                            "medians).") ||
+              html.contains("torch.matmul: CUDA-L2's method gives 1.80×, KernelScope's 1.20× (L2 flushed, medians)."))
+      << html.toStdString();
+  EXPECT_TRUE(html.contains("(kscope-l2-warm): 1.70×")) << html.toStdString();
+  const QString hack = gemmBaselinesHtml(
+      withAGap(test::timedRun(9.0, "sha256:recorded", {protocol::RuntimeFlag{.family = "cached-output", .severity = "hack"}})),
+      nullptr);
+  EXPECT_FALSE(hack.contains("CUDA-L2's method gives")) << hack.toStdString();
+  EXPECT_FALSE(hack.contains("CUDA-L2&#39;s method gives")) << hack.toStdString();
+}
+
 }  // namespace
 }  // namespace ks

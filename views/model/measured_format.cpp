@@ -164,6 +164,10 @@ QString gemmBaselinesHtml(const runs::MeasuredRun& run, const Candidate* recorde
     }
     out += QStringLiteral("</table>");
   }
+  // Why the two methods' numbers differ, as measured; not for a run whose numbers are not the kernel's.
+  if (verdict.empty())
+    for (const std::string& gap : table.gaps)
+      out += QStringLiteral("<p>%1</p>").arg(QString::fromStdString(gap).toHtmlEscaped());
   for (const std::string& note : table.notes)
     out += QStringLiteral("<p>%1</p>").arg(QString::fromStdString(note).toHtmlEscaped());
   return out;

@@ -8,6 +8,7 @@
 
 #include "core/flags/flag_counts.h"
 #include "core/model/run_file.h"
+#include "core/runs/method_gap.h"
 #include "core/stats/speedup_sets.h"
 #include "views/model/code_highlight.h"
 #include "views/model/loaded_run.h"
@@ -191,6 +192,8 @@ ReportSection buildSection(const LoadedRun& run, const MeasuredHistory* history,
       m.method = methodText(e.run);
       m.when = utcText(e.run.row.recordedAt);
       m.outcome = outcomeText(e.run).toStdString();
+      if (m.verdict.empty() && e.run.result && e.run.result->baselines)
+        for (const runs::MethodGap& gap : runs::methodGaps(*e.run.result->baselines)) m.methodGaps.push_back(gap.text);
       s.measured.push_back(std::move(m));
     }
   return s;

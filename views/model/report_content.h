@@ -54,6 +54,8 @@ struct ReportMeasured {  // a re-run of the recorded program from the results st
   std::string speedup;       // speedupWithSpread: "17.20× [16.93–17.48×]", "PyTorch fallback's …"
   std::string verdict;       // trustHeadline(runTrust): "caught hack", "fell back"; empty when trusted
   std::string device, method, when, outcome;
+  // GEMM runs: why CUDA-L2's number and KernelScope's differ (core/runs/method_gap.h); empty when untrusted.
+  std::vector<std::string> methodGaps;
 };
 
 struct ReportSection {

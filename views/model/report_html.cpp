@@ -192,6 +192,8 @@ std::string sectionBody(const ReportSection& s, const ReportHtmlOptions& o) {
            (m.verdict.empty() ? esc(m.speedup) : "<b>" + esc(m.verdict) + "</b> · <s>" + esc(m.speedup) + "</s>") +
            "</td><td>" + esc(m.device) + "</td><td>" + esc(m.method) + "</td><td>" + esc(m.when) + "</td></tr>";
     h += "</table>";
+    for (const ReportMeasured& m : s.measured)
+      for (const std::string& gap : m.methodGaps) h += "<p>" + esc(gap) + "</p>";
   }
 
   h += "<h3>Flags</h3>";

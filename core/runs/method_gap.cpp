@@ -1,0 +1,74 @@
+#include "core/runs/method_gap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/protocol/gemm_baselines.h"
+
+namespace ks::runs {
+namespace {
+
+std::string times(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f×", v);
+  return buf;
+}
+
+std::string duration(double ms) {  // per-call times: µs below a millisecond
+  char buf[32];
+  if (ms < 1)
+    std::snprintf(buf, sizeof buf, "%.1f µs", ms * 1000);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f ms", ms);
+  return buf;
+}
+
+bool beyondNoise(double a, double b, double spread) {
+  return a > 0 && b > 0 && std::fabs(std::log(a / b)) > std::log1p(std::max(spread, kMethodTolerance));
+}
+
+std::string sentence(const MethodGap& g, const protocol::BaselineTiming& seed) {
+  std::string s = g.baseline + ": CUDA-L2's method gives " + times(g.seed);
+  if (g.spread > 0) s += " (±" + std::to_string(static_cast<int>(std::lround(g.spread * 100))) + " %)";
+  s += ", KernelScope's " + times(g.own) + " (L2 flushed, medians).";
+  if (g.events && g.kernelOverheadUs && g.baselineOverheadUs) {
+    s += " CUDA-L2's host clock reads " + duration(seed.candidateMs) + " for the kernel and " +
+         duration(seed.baselineMs) + " for " + g.baseline + " per call; CUDA events in the same protocol " +
+         duration(seed.eventCandidateMs) + " and " + duration(seed.eventBaselineMs) + ", a ratio of " +
+         times(*g.events) + ": the host clock adds " + duration(*g.kernelOverheadUs / 1000) + " and " +
+         duration(*g.baselineOverheadUs / 1000) + " to each call (synchronize, launch, Python).";
+  }
+  if (g.warm) s += " One loop on shared inputs with medians (kscope-l2-warm): " + times(*g.warm) + ".";
+  s += " Beside the paper quote CUDA-L2's; for the kernel's own speed KernelScope's.";
+  return s;
+}
+
+}  // namespace
+
+std::vector<MethodGap> methodGaps(const protocol::GemmBaselines& baselines) {
+  std::vector<MethodGap> out;
+  for (const std::string& name : protocol::gemmBaselineColumns()) {
+    const protocol::BaselineTiming* seed = protocol::findTiming(baselines, name, "cuda-l2-offline");
+    const protocol::BaselineTiming* own = protocol::findTiming(baselines, name, "kscope-l2-flushed");
+    if (!seed || !own || !seed->fasterOf.empty()) continue;
+    if (!beyondNoise(seed->speedup, own->speedup, seed->spread)) continue;
+    MethodGap g;
+    g.baseline = name;
+    g.seed = seed->speedup;
+    g.own = own->speedup;
+    g.spread = seed->spread;
+    if (seed->eventSpeedup > 0) {
+      g.events = seed->eventSpeedup;
+      g.kernelOverheadUs = (seed->candidateMs - seed->eventCandidateMs) * 1000;
+      g.baselineOverheadUs = (seed->baselineMs - seed->eventBaselineMs) * 1000;
+    }
+    if (const auto* warm = protocol::findTiming(baselines, name, "kscope-l2-warm"); warm && warm->speedup > 0)
+      g.warm = warm->speedup;
+    g.text = sentence(g, *seed);
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+}  // namespace ks::runs
