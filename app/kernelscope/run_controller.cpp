@@ -158,14 +158,21 @@ QStringList RunController::activity() const {
   return lines;
 }
 
-QString RunController::whyNotRunnable(const std::shared_ptr<const LoadedRun>& run, int row,
-                                      const QString& program) const {
+std::variant<protocol::Request, QString> RunController::requestFor(const std::shared_ptr<const LoadedRun>& run,
+                                                                   int row, const QString& program) const {
   const Candidate* recorded = run && row >= 0 && row < run->rowCount() ? run->candidate(row) : nullptr;
   if (!recorded) return tr("Select a candidate to run.");
   Candidate candidate = *recorded;
   candidate.code = program.toStdString();
   auto request = supervisor::evaluationRequest(run->task(row), candidate, runs::evaluateOptions(m_choices));
   if (auto* why = std::get_if<std::string>(&request)) return QString::fromStdString(*why);
+  return std::get<protocol::Request>(std::move(request));
+}
+
+QString RunController::whyNotRunnable(const std::shared_ptr<const LoadedRun>& run, int row,
+                                      const QString& program) const {
+  auto request = requestFor(run, row, program);
+  if (auto* why = std::get_if<QString>(&request)) return *why;
   return {};
 }
 
@@ -179,21 +186,18 @@ QString RunController::enqueue(const std::shared_ptr<const LoadedRun>& run, cons
                                int row, const QString& program) {
   if (!m_runnerProblem.isEmpty()) return m_runnerProblem;
   if (!m_gpuProblem.isEmpty()) return m_gpuProblem;
-  const Candidate* recorded = run && row >= 0 && row < run->rowCount() ? run->candidate(row) : nullptr;
-  if (!recorded) return tr("Select a candidate to run.");
-  Candidate candidate = *recorded;
-  candidate.code = program.toStdString();
-  auto request = supervisor::evaluationRequest(run->task(row), candidate, runs::evaluateOptions(m_choices));
-  if (auto* why = std::get_if<std::string>(&request)) return QString::fromStdString(*why);
+  auto request = requestFor(run, row, program);
+  if (auto* why = std::get_if<QString>(&request)) return *why;
+  const Candidate* recorded = run->candidate(row);
   RunJob job;
   job.id = m_nextId++;
   job.row = row;
   job.run = run;
   job.subject = {.sourceFile = sourceFile.toStdString(),
                  .taskKey = run->task(row).key(),
-                 .candidateId = candidate.id,
-                 .code = *candidate.code};
-  job.edited = candidate.code != recorded->code;
+                 .candidateId = recorded->id,
+                 .code = program.toStdString()};
+  job.edited = ProgramText(program.toStdString()) != recorded->code;
   job.request = std::get<protocol::Request>(std::move(request));
   job.limits = m_limits;
   m_queue.push_back(std::move(job));

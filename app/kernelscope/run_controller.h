@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "app/kernelscope/run_job.h"
@@ -95,6 +96,10 @@ class RunController : public QObject {
  private:
   struct Lane;  // one runner: its worker and thread, the job in flight and its phase
 
+  // The evaluate request for `program` as candidate `row` of `run`, with the user's choices; or why there is
+  // none. The one place enqueue() and whyNotRunnable() make it.
+  std::variant<protocol::Request, QString> requestFor(const std::shared_ptr<const LoadedRun>& run, int row,
+                                                      const QString& program) const;
   Lane* makeLane(int index, int count, const std::string& gpu);
   void ensureLanes();  // the runners of the GPUs chosen, while none is busy
   void retire(std::unique_ptr<Lane> lane);

@@ -61,6 +61,8 @@ TEST(GpuGemmBaselines, AllBaselinesByAllMethods) {
   if (::testing::Test::IsSkipped()) return;
   GemmBaselineSettings s;
   s.secondsPerMethod = 0.2;
+  s.sessionWarmupSeconds = 0.1;  // CUDA-L2's sessions: 7 baselines, offline (and its events twin) and server
+  s.sessionSeconds = 0.2;
   testing::RecordingSink sink;
   PhaseReporter reporter(sink);
   const protocol::GemmRun run = gemmRun(protocol::GemmSpec{1024, 1024, 1024, {}});
@@ -70,6 +72,13 @@ TEST(GpuGemmBaselines, AllBaselinesByAllMethods) {
   for (const auto& t : b.timings) {
     EXPECT_GT(t.speedup, 0.2) << t.baseline << " " << t.method;  // the candidate is torch.matmul itself
     EXPECT_LT(t.speedup, 5.0) << t.baseline << " " << t.method;
+    // CUDA-L2's methods read the host clock, as its harness; the offline one also times its events twin.
+    EXPECT_EQ(t.clock, t.method.rfind("cuda-l2-", 0) == 0 ? "host" : "cuda-events") << t.baseline << " " << t.method;
+    if (t.method == "cuda-l2-offline") {
+      EXPECT_GT(t.eventSpeedup, 0.2) << t.baseline;
+      EXPECT_GT(t.spread, 0) << t.baseline;
+      EXPECT_GT(t.rounds, 10) << t.baseline;  // 0.2 s of rounds of well under a millisecond
+    }
   }
   EXPECT_GT(b.autotuneAlgorithms, 0);
 }

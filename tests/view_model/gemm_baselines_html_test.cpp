@@ -73,5 +73,16 @@ TEST(GemmBaselinesHtml, SaysWhyTheTwoMethodsDifferWhereTheyDo) {
   EXPECT_FALSE(hack.contains("CUDA-L2&#39;s method gives")) << hack.toStdString();
 }
 
+TEST(GemmBaselinesHtml, TheHeadersFewWordsNameBothNumbersOnlyWhereTheyPart) {
+  const runs::MeasuredRun run = withAGap(test::timedRun(1.8));
+  EXPECT_EQ(methodGapSummary(run, "torch.matmul").toStdString(),
+            "re-measured: CUDA-L2's method 1.800×, KernelScope's 1.200× over torch.matmul");
+  EXPECT_TRUE(methodGapSummary(run, "cuBLAS-tn").isEmpty());  // no KernelScope number there: nothing to part
+  EXPECT_TRUE(methodGapSummary(test::timedRun(1.8), "torch.matmul").isEmpty());  // no baselines
+  const runs::MeasuredRun hack =
+      withAGap(test::timedRun(9.0, "sha256:recorded", {protocol::RuntimeFlag{.family = "cached-output", .severity = "hack"}}));
+  EXPECT_TRUE(methodGapSummary(hack, "torch.matmul").isEmpty());
+}
+
 }  // namespace
 }  // namespace ks

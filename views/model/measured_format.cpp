@@ -7,6 +7,7 @@
 
 #include "core/runs/fallback_note.h"
 #include "core/runs/gemm_baseline_table.h"
+#include "core/runs/method_gap.h"
 #include "views/model/speedup_format.h"
 #include "views/model/speedup_trust.h"
 
@@ -171,6 +172,15 @@ QString gemmBaselinesHtml(const runs::MeasuredRun& run, const Candidate* recorde
   for (const std::string& note : table.notes)
     out += QStringLiteral("<p>%1</p>").arg(QString::fromStdString(note).toHtmlEscaped());
   return out;
+}
+
+QString methodGapSummary(const runs::MeasuredRun& run, const std::string& baseline) {
+  if (!run.result || !run.result->baselines || !trustHeadline(runTrust(run)).empty()) return {};
+  for (const runs::MethodGap& gap : runs::methodGaps(*run.result->baselines))
+    if (gap.baseline == baseline)
+      return QObject::tr("re-measured: CUDA-L2's method %1, KernelScope's %2 over %3")
+          .arg(formatSpeedup(gap.seed), formatSpeedup(gap.own), QString::fromStdString(gap.baseline));
+  return {};
 }
 
 QString hostText(const runs::MeasuredRun& run) {

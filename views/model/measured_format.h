@@ -46,6 +46,11 @@ QString repairedBesideHtml(const runs::MeasuredRun& repaired, const runs::Measur
 // be null). When the trust rule speaks against the run (speedup_trust.h) its verdict comes first and every
 // number is struck through. Empty for a run without baselines.
 QString gemmBaselinesHtml(const runs::MeasuredRun& run, const Candidate* recorded);
+// The candidate header's few words on a GEMM run where CUDA-L2's method and KernelScope's differ beyond noise
+// (core/runs/method_gap.h), for the baseline the header's claim is over: "re-measured: CUDA-L2's method
+// 1.05×, KernelScope's 0.90× over torch.matmul". Empty when they agree, for a run that is not the kernel's
+// (a caught hack, a fallback), and for a run without baselines.
+QString methodGapSummary(const runs::MeasuredRun& run, const std::string& baseline);
 // A claim (a number the file records) as rich text, shown by claimDisplay (speedup_trust.h): "caught hack ·
 // <s>368.2×</s>", "fell back · 3.000×"; `number` alone when the rule does not speak against the row.
 QString claimHtml(const QString& number, const SpeedupTrust& trust);

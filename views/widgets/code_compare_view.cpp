@@ -15,6 +15,7 @@
 
 #include "core/hash/sha256.h"
 #include "views/model/loaded_run.h"
+#include "views/model/measured_format.h"
 #include "views/model/measured_history.h"
 #include "views/model/open_run.h"
 #include "views/model/runtime_evidence.h"
@@ -336,6 +337,12 @@ void CodeCompareView::updateCandidateTitle() {
     trust = speedupTrust(*m_run, m_open ? m_open->history().get() : nullptr, m_row);
     shown = claimDisplay(trust);
     if (const auto s = c->speedup()) claim = tr("%1 recorded").arg(formatSpeedup(*s));
+    // A GEMM run whose two methods part: which number answers "does the claim reproduce?" (method_gap.h).
+    const runs::MeasuredRun* latest = m_open && m_open->history() ? m_open->history()->latestOfRecorded(m_row) : nullptr;
+    if (latest && m_run->task(m_row).gemm) {
+      const QString gap = methodGapSummary(*latest, "torch.matmul");
+      if (!gap.isEmpty()) claim = claim.isEmpty() ? gap : claim + QStringLiteral(" · ") + gap;
+    }
   }
   QString verdict = QString::fromStdString(shown.verdict);
   if (!verdict.isEmpty()) verdict[0] = verdict[0].toUpper();
