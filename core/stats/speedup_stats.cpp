@@ -80,8 +80,9 @@ std::string baselineLabel(const std::string& baseline, const std::string& mode) 
   return mode.empty() ? baseline : baseline + " (" + mode + ")";
 }
 
-RunSummary summarize(const RunFile& run) {
-  const std::string kDefault = "default";
+RunSummary summarize(const RunFile& run) { return summarize(run, "default", ""); }
+
+RunSummary summarize(const RunFile& run, const std::string& baseline, const std::string& mode) {
   std::set<std::pair<std::string, std::string>> series;  // (baseline, mode)
   for (const Task& task : run.tasks)
     for (const Candidate& c : task.candidates)
@@ -95,8 +96,13 @@ RunSummary summarize(const RunFile& run) {
   for (const Task& task : run.tasks) {
     Accumulator& level = byLevel[task.level];
     for (const Candidate& c : task.candidates) {
-      overall.add(c, kDefault);
-      level.add(c, kDefault);
+      if (mode.empty()) {
+        overall.add(c, baseline);
+        level.add(c, baseline);
+      } else {
+        overall.add(c, baseline, mode);
+        level.add(c, baseline, mode);
+      }
       for (auto& [key, accumulator] : bySeries) {
         // A baseline recorded without a mode keeps its meaning: the first recorded speedup for it.
         if (key.second.empty())

@@ -27,8 +27,8 @@ SpeedupStats computeStats(const std::vector<double>& speedups);
 // count: candidates of the run (of the level); withCode: those with a program; the numbers: the recorded
 // speedups (Candidate::speedup) for the baseline. byBaseline counts every candidate for every baseline.
 struct RunSummary {
-  SpeedupStats overall;                 // baseline "default"
-  std::map<int, SpeedupStats> byLevel;  // baseline "default", per level
+  SpeedupStats overall;                 // the summarized baseline ("default" unless summarize names one)
+  std::map<int, SpeedupStats> byLevel;  // the same baseline, per level
   // Every baseline the file records, by baselineLabel(): a baseline timed in several modes (CUDA-L2's
   // offline and server) is one series per mode.
   std::map<std::string, SpeedupStats> byBaseline;
@@ -38,6 +38,9 @@ struct RunSummary {
 std::string baselineLabel(const std::string& baseline, const std::string& mode);
 
 RunSummary summarize(const RunFile& run);
+// overall and byLevel against `baseline` in timing mode `mode` ("": its first recorded speedup in any mode,
+// as Candidate::speedup(baseline) reads it); byBaseline as above.
+RunSummary summarize(const RunFile& run, const std::string& baseline, const std::string& mode);
 
 inline constexpr double kSpeedupThreshold = 1.01;
 
