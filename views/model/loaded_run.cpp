@@ -36,16 +36,12 @@ LoadedRun::LoadedRun(RunFile run) : m_read(nextRead()) {
   auto file = std::make_shared<File>();
   file->run = std::move(run);
   file->rows = flatten(file->run);
-  file->baselines.push_back("default");
+  file->series = recordedSeries(file->run);
   for (const Row& r : file->rows) {
     if (r.candidate < 0) continue;
     const Candidate& c =
         file->run.tasks[static_cast<std::size_t>(r.task)].candidates[static_cast<std::size_t>(r.candidate)];
     if (c.code) ++file->rowsWithCode;
-    for (const auto& m : c.measurements)
-      if (m.origin == "recorded" && m.speedup &&
-          std::find(file->baselines.begin(), file->baselines.end(), m.baseline) == file->baselines.end())
-        file->baselines.push_back(m.baseline);
   }
   m_flags.resize(file->rows.size());
   m_file = std::move(file);
@@ -121,6 +117,11 @@ const Candidate* LoadedRun::candidate(int row) const {
                          : &run()
                                 .tasks[static_cast<std::size_t>(r.task)]
                                 .candidates[static_cast<std::size_t>(r.candidate)];
+}
+
+int LoadedRun::seriesIndex(const SpeedupSeries& s) const {
+  const auto it = std::find(m_file->series.begin(), m_file->series.end(), s);
+  return it == m_file->series.end() ? -1 : static_cast<int>(it - m_file->series.begin());
 }
 
 int LoadedRun::findRow(const std::string& taskKey, const std::string& candidateId) const {

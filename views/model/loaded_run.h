@@ -15,6 +15,7 @@
 
 #include "core/flags/flag.h"
 #include "core/model/run_file.h"
+#include "views/model/speedup_series.h"
 
 class QThreadPool;
 
@@ -54,8 +55,11 @@ class LoadedRun {
   const Candidate* candidate(int row) const;  // nullptr for a task without candidates
   const std::vector<Flag>& flags(int row) const { return m_flags[static_cast<std::size_t>(row)]; }
 
-  // Every baseline a recorded speedup names, "default" first, then in order of appearance.
-  const std::vector<std::string>& baselines() const { return m_file->baselines; }
+  // Every (baseline, mode) a recorded speedup names (recordedSeries: "default" first when recorded, then in
+  // order of appearance; never empty). The first is the series a view shows until the user picks another.
+  const std::vector<SpeedupSeries>& series() const { return m_file->series; }
+  // The index of `s` in series(); -1 when the file does not record it.
+  int seriesIndex(const SpeedupSeries& s) const;
 
   int rowsWithCode() const { return m_file->rowsWithCode; }
   int rowsFlagged() const { return m_rowsFlagged; }  // rows with static flags that isFlagged (flag_counts.h)
@@ -66,7 +70,7 @@ class LoadedRun {
   struct File {  // what the snapshots of one read share
     RunFile run;
     std::vector<Row> rows;
-    std::vector<std::string> baselines;
+    std::vector<SpeedupSeries> series;
     int rowsWithCode = 0;
   };
   LoadedRun(std::shared_ptr<const File> file, std::uint64_t read);

@@ -16,6 +16,9 @@ void OpenRun::open(const QString& path, std::shared_ptr<const LoadedRun> run) {
   m_run = std::move(run);
   m_history = std::make_shared<MeasuredHistory>(m_run ? m_run->rowCount() : 0);
   m_current = -1;
+  m_series = !m_run                                 ? SpeedupSeries{}
+             : m_run->seriesIndex(m_preferred) >= 0 ? m_preferred
+                                                    : m_run->series().front();
   emit opened();
   if (m_current < 0) emit currentChanged(-1);
 }
@@ -49,6 +52,15 @@ void OpenRun::setCurrentRow(int row) {
   m_current = row;
   const StageTimer timer("view: the current row's panes (code, analysis, flags, measurements)");
   emit currentChanged(row);
+}
+
+bool OpenRun::setSeries(const SpeedupSeries& series) {
+  if (m_run && m_run->seriesIndex(series) < 0) return false;
+  m_preferred = series;
+  if (!m_run || series == m_series) return true;
+  m_series = series;
+  emit seriesChanged();
+  return true;
 }
 
 }  // namespace ks

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "views/model/measured_history.h"
+#include "views/model/speedup_series.h"
 
 namespace ks {
 
@@ -26,11 +27,15 @@ class OpenRun : public QObject {
   const std::shared_ptr<const LoadedRun>& run() const { return m_run; }
   const std::shared_ptr<const MeasuredHistory>& history() const { return m_history; }
   int currentRow() const { return m_current; }  // a LoadedRun row; -1: none
+  // The recorded speedup series the views show (the task table's Speedup column and vs box, the charts, the
+  // search tree, the header, the report): one the run records, its first unless the user chose another.
+  const SpeedupSeries& series() const { return m_series; }
   // `run` is a snapshot of the read open now (before or after its flags).
   bool isOpen(const std::shared_ptr<const LoadedRun>& run) const;
 
   // A new run (nullptr: none) with an empty history and no current row: opened, then currentChanged(-1)
-  // unless a subscriber chose a row meanwhile.
+  // unless a subscriber chose a row meanwhile. Its series is the one last chosen when the run records it,
+  // else the run's first (LoadedRun::series).
   void open(const QString& path, std::shared_ptr<const LoadedRun> run);
   // The open run's snapshot with its flags; ignored (false) for another read.
   bool setFlagged(std::shared_ptr<const LoadedRun> flagged);
@@ -39,6 +44,12 @@ class OpenRun : public QObject {
   // Row `row` of the open run gained a run (the newest); its history snapshot is replaced.
   void addRun(int row, MeasuredHistory::Entry entry);
   void setCurrentRow(int row);
+  // Shows `series` (seriesChanged) and remembers it for the next run; false, and nothing changes, when the
+  // open run does not record it. With no run open it is only remembered.
+  bool setSeries(const SpeedupSeries& series);
+  // The series a run opened later starts with when it records it (the window's saved choice).
+  void setPreferredSeries(const SpeedupSeries& series) { m_preferred = series; }
+  const SpeedupSeries& preferredSeries() const { return m_preferred; }
 
  signals:
   void opened();                 // path, run, an empty history and no current row
@@ -46,12 +57,15 @@ class OpenRun : public QObject {
   void historyChanged();         // the whole history was replaced (read from the store)
   void runAdded(int row);        // row `row` gained its newest run
   void currentChanged(int row);  // the row the user is looking at
+  void seriesChanged();          // series() is another one of the same run
 
  private:
   QString m_path;
   std::shared_ptr<const LoadedRun> m_run;
   std::shared_ptr<const MeasuredHistory> m_history;
   int m_current = -1;
+  SpeedupSeries m_series;
+  SpeedupSeries m_preferred;
 };
 
 }  // namespace ks

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "views/model/speedup_series.h"
+
 namespace ks {
 
 class LoadedRun;
@@ -35,13 +37,7 @@ double speedupPosition(double speedup);
 // missing, see ShapeMap::Cell::value).
 Rgb speedupColour(double speedup);
 
-// One (baseline, timing mode) pair that the run records speedups for.
-struct SpeedupSeries {
-  std::string baseline;
-  std::string mode;  // "" when the file names no mode
-  bool operator==(const SpeedupSeries&) const = default;
-};
-// Every pair recorded on the run's GEMM tasks, in order of first appearance.
+// Every (baseline, timing mode) pair recorded on the run's GEMM tasks, in order of first appearance.
 std::vector<SpeedupSeries> gemmSpeedupSeries(const LoadedRun& run);
 std::vector<std::string> baselinesOf(const std::vector<SpeedupSeries>& series);  // in order, each once
 std::vector<std::string> modesOf(const std::vector<SpeedupSeries>& series);      // in order, each once

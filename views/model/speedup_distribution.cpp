@@ -12,7 +12,7 @@
 
 namespace ks {
 
-SpeedupDistribution::SpeedupDistribution(const LoadedRun& run, const std::string& baseline,
+SpeedupDistribution::SpeedupDistribution(const LoadedRun& run, const SpeedupSeries& series,
                                          const MeasuredHistory* history) {
   // Rows in chunks on every core (a million rows: each chunk's points, then joined in row order), each
   // chunk with its own counts; a small run stays on this thread (kMinChunkRows).
@@ -28,7 +28,7 @@ SpeedupDistribution::SpeedupDistribution(const LoadedRun& run, const std::string
       const int r = static_cast<int>(i);
       const Candidate* c = run.candidate(r);
       if (!c) continue;
-      const auto s = c->speedup(baseline);
+      const auto s = recordedSpeedup(*c, series);
       if (!s) continue;
       if (!std::isfinite(*s) || *s <= 0) {
         ++chunk.unplottable;

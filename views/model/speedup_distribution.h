@@ -1,11 +1,13 @@
 #pragma once
-// The recorded speedups of a run against one baseline, ready to chart: sorted points that remember their
-// LoadedRun row, log2 bins, and per-level groups. Zero, negative or non-finite speedups cannot sit on a log
-// axis; they are counted in unplottable() rather than dropped silently. Each point carries its verdict from
-// the one trust rule (speedup_trust.h: a caught hack, a fallback-timed number), so that every chart marks
-// the same points as "not a win".
+// The recorded speedups of a run in one series (a baseline and timing mode, speedup_series.h), ready to
+// chart: sorted points that remember their LoadedRun row, log2 bins, and per-level groups. Zero, negative or
+// non-finite speedups cannot sit on a log axis; they are counted in unplottable() rather than dropped
+// silently. Each point carries its verdict from the one trust rule (speedup_trust.h: a caught hack, a
+// fallback-timed number), so that every chart marks the same points as "not a win".
 #include <string>
 #include <vector>
+
+#include "views/model/speedup_series.h"
 
 namespace ks {
 
@@ -31,8 +33,12 @@ class SpeedupDistribution {
 
   SpeedupDistribution() = default;
   // `history` (may be null): the re-runs whose verdicts count (speedupTrust).
-  SpeedupDistribution(const LoadedRun& run, const std::string& baseline,
+  SpeedupDistribution(const LoadedRun& run, const SpeedupSeries& series,
                       const MeasuredHistory* history = nullptr);
+  // The series of `baseline` without a mode (its first recorded speedup).
+  SpeedupDistribution(const LoadedRun& run, const std::string& baseline,
+                      const MeasuredHistory* history = nullptr)
+      : SpeedupDistribution(run, SpeedupSeries{baseline, {}}, history) {}
 
   const std::vector<Point>& points() const { return m_points; }  // ascending speedup
   int unplottable() const { return m_unplottable; }
