@@ -22,6 +22,7 @@ QString exportReport(const OpenRun& open, const QString& path, bool currentOnly,
   QElapsedTimer timer;
   timer.start();
   ReportOptions options;
+  options.series = open.series();  // what the window shows
   if (currentOnly) {
     const int row = open.currentRow();
     if (row < 0) return QObject::tr("Select a candidate to export");

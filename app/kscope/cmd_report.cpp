@@ -34,7 +34,7 @@ struct ReportCliOptions {
   std::string file;
   std::vector<std::string> tasks;
   std::string candidate;
-  std::string baseline = "default";
+  std::string baseline;  // empty: the file's first recorded series
   std::string out;
   std::string store;
   bool noHistory = false;
@@ -86,7 +86,12 @@ void runReport(const ReportCliOptions& o) {
     history = std::move(read.history);
   }
 
-  ReportOptions options{tasks, o.candidate, o.baseline};
+  // The series as the GUI starts with it: the file's first, or the one --baseline names (by label,
+  // "cuBLAS-max (offline)", or by baseline, its first mode).
+  SpeedupSeries series = run->series().front();
+  if (!o.baseline.empty())
+    series = findSeries(run->series(), o.baseline).value_or(SpeedupSeries{o.baseline, {}});
+  ReportOptions options{tasks, o.candidate, series};
   const ReportContent content = buildReport(*run, history.get(), options);
   for (const std::string& problem : content.problems) std::cerr << "kscope report: " << problem << "\n";
   if (!content.problems.empty()) {  // an unknown --task or --candidate: not done (docs/cli.md, exit codes)
@@ -133,7 +138,9 @@ void addReportCommand(CLI::App& app) {
   command->add_option("--task", o->tasks,
                       "Task key (L1/12 or 1/12); repeat for several; default: the whole file");
   command->add_option("--candidate", o->candidate, "Only this candidate id of the chosen tasks");
-  command->add_option("--baseline", o->baseline, "Baseline of the recorded speedups charted (default: default)");
+  command->add_option("--baseline", o->baseline,
+                      "Baseline of the recorded speedups charted, with its mode as \"cuBLAS-max (offline)\" "
+                      "(default: the file's first)");
   command->add_option("--out", o->out, "report.html or report.pdf")->required();
   command->add_option("--store", o->store, "Results database for re-measured numbers (default: docs/store-schema.md)");
   command->add_flag("--no-history", o->noHistory, "Leave out re-measured numbers (do not read the results store)");

@@ -115,7 +115,7 @@ std::string speedupText(std::optional<double> speedup) {
 }  // namespace
 
 ReportSection buildSection(const LoadedRun& run, const MeasuredHistory* history, int row,
-                           const std::string& baseline) {
+                           const SpeedupSeries& series) {
   ReportSection s;
   s.row = row;
   const Task& task = run.task(row);
@@ -131,7 +131,7 @@ ReportSection buildSection(const LoadedRun& run, const MeasuredHistory* history,
   s.candidateId = c->id;
   s.language = c->language;
   s.analysis = c->analysis.valueOrEmpty();
-  s.recordedSpeedup = c->speedup(baseline);
+  s.recordedSpeedup = recordedSpeedup(*c, series);
 
   const std::string code = c->code.value_or(std::string());
   const std::vector<std::string_view> codeLines = splitLines(code);
@@ -206,13 +206,13 @@ ReportContent buildReport(const LoadedRun& run, const MeasuredHistory* history, 
   r.path = file.path;
   r.format = file.format;
   r.wholeFile = options.tasks.empty();
-  r.baseline = options.baseline;
+  r.baseline = seriesLabel(options.series);
   r.tasks = file.tasks.size();
   r.candidates = file.candidateCount();
   r.rowsWithCode = run.rowsWithCode();
   r.rowsFlagged = run.rowsFlagged();
-  r.summary = summarize(file);
-  r.distribution = SpeedupDistribution(run, options.baseline, history);
+  r.summary = summarize(file, options.series.baseline, options.series.mode);
+  r.distribution = SpeedupDistribution(run, options.series, history);
   r.notWins = notWinsText(static_cast<std::size_t>(r.distribution.fallbackTimed()),
                           static_cast<std::size_t>(r.distribution.caughtHacks()));  // the Charts' words
 
@@ -231,7 +231,7 @@ ReportContent buildReport(const LoadedRun& run, const MeasuredHistory* history, 
     const Candidate* c = run.candidate(row);
     if (!options.candidate.empty() && (!c || c->id != options.candidate)) continue;
     candidateFound = true;
-    ReportSection section = buildSection(run, history, row, options.baseline);
+    ReportSection section = buildSection(run, history, row, options.series);
     section.anchor = anchorFor(section.taskKey, section.candidateId, anchors);
     r.sections.push_back(std::move(section));
   }

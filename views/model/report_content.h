@@ -14,6 +14,7 @@
 #include "core/stats/speedup_stats.h"
 #include "views/model/line_diff.h"
 #include "views/model/speedup_distribution.h"
+#include "views/model/speedup_series.h"
 #include "views/model/speedup_trust.h"
 
 namespace ks {
@@ -24,7 +25,7 @@ class MeasuredHistory;
 struct ReportOptions {
   std::vector<std::string> tasks;  // task keys ("L1/12"); empty: the whole file
   std::string candidate;           // a candidate id; empty: every candidate of the chosen tasks
-  std::string baseline = "default";
+  SpeedupSeries series;            // the series charted and listed: the open run's (OpenRun::series)
 };
 
 struct ReportCodeLine {
@@ -75,7 +76,7 @@ struct ReportSection {
   bool flagged = false;            // flag_counts.h's isFlagged over them
   SpeedupTrust trust;              // speedupTrust of the row
   std::string verdict;             // trustHeadline(trust); empty when trusted
-  std::optional<double> recordedSpeedup;  // against ReportOptions::baseline
+  std::optional<double> recordedSpeedup;  // in ReportOptions::series
   std::vector<ReportRecorded> recorded;
   std::vector<ReportMeasured> measured;  // runs of the recorded program, newest first
 };
@@ -83,10 +84,10 @@ struct ReportSection {
 struct ReportContent {
   std::string title, path, format;
   bool wholeFile = true;
-  std::string baseline;
+  std::string baseline;  // seriesLabel of ReportOptions::series: "default", "torch.matmul (offline)"
   std::size_t tasks = 0, candidates = 0;
   int rowsWithCode = 0, rowsFlagged = 0;  // rowsFlagged: LoadedRun::rowsFlagged (flag_counts.h)
-  RunSummary summary;                     // speedup_stats.h, the numbers `kscope summary` prints
+  RunSummary summary;  // speedup_stats.h, the numbers `kscope summary` prints, overall in the series
   SpeedupDistribution distribution;       // the charts' points, each with its trust verdict
   std::string notWins;                    // "2 fallback-timed, 1 caught hack not shown as wins"; empty
   std::vector<ReportSection> sections;
@@ -98,6 +99,6 @@ ReportContent buildReport(const LoadedRun& run, const MeasuredHistory* history, 
 
 // One section (presentation mode builds its slides one row at a time).
 ReportSection buildSection(const LoadedRun& run, const MeasuredHistory* history, int row,
-                           const std::string& baseline = "default");
+                           const SpeedupSeries& series = {});
 
 }  // namespace ks

@@ -73,14 +73,14 @@ std::string statsRow(const std::string& label, const SpeedupStats& s) {
 
 std::string summaryHtml(const ReportContent& c, const ReportHtmlOptions& o) {
   std::string h = "<h2 id=\"summary\">Summary</h2>";
-  h += "<table" + tableAttributes(o.flavour) + "><tr><th>speedups vs default</th><th>candidates</th><th>with speedup</th><th>median</th>"
+  h += "<table" + tableAttributes(o.flavour) + "><tr><th>speedups vs " + esc(c.baseline) + "</th><th>candidates</th><th>with speedup</th><th>median</th>"
        "<th>geomean</th><th>p25 – p75</th><th>max</th><th>share &gt; " +
        formatSpeedup(kSpeedupThreshold).toStdString() + "</th></tr>";
   h += statsRow(kAllRecordedSet, c.summary.overall);  // the set named as kscope summary names it
   for (const auto& [level, stats] : c.summary.byLevel)
     h += statsRow(level > 0 ? "level " + std::to_string(level) : "no level", stats);
   for (const auto& [baseline, stats] : c.summary.byBaseline)
-    if (baseline != "default") h += statsRow("vs " + baseline, stats);
+    if (baseline != c.baseline) h += statsRow("vs " + baseline, stats);
   h += "</table>";
   h += "<p>" + std::to_string(c.rowsFlagged) + " of " + std::to_string(c.rowsWithCode) +
        " candidates with a program are flagged (a hack or suspicious static flag).";

@@ -269,7 +269,8 @@ SearchNodeState::Status failedStatus(runs::Outcome outcome) {
 
 }  // namespace
 
-SearchNodeState searchNodeState(const LoadedRun& run, const MeasuredHistory* history, int row) {
+SearchNodeState searchNodeState(const LoadedRun& run, const MeasuredHistory* history, int row,
+                                const SpeedupSeries& series) {
   SearchNodeState s;
   const Candidate* c = run.candidate(row);
   if (!c) return s;
@@ -285,9 +286,11 @@ SearchNodeState searchNodeState(const LoadedRun& run, const MeasuredHistory* his
       s.problem = measured->row.errorKind;
     }
   } else {
-    const Measurement* chosen = c->lastMeasured();  // the last one measured here, else the first recorded
+    // The last one measured here, else the first recorded in the series (a failed run's verdict included).
+    const Measurement* chosen = c->lastMeasured();
     for (const Measurement& m : c->measurements)
-      if (!chosen && m.baseline == "default") chosen = &m;
+      if (!chosen && m.baseline == series.baseline && (series.mode.empty() || m.mode == series.mode))
+        chosen = &m;
     if (chosen && runs::outcomeOf(*chosen) != runs::Outcome::Correct) {
       // The file's verdict of a failed run: coloured like a failed re-run.
       s.status = failedStatus(runs::outcomeOf(*chosen));
@@ -308,10 +311,11 @@ SearchNodeState searchNodeState(const LoadedRun& run, const MeasuredHistory* his
 }
 
 std::vector<SearchNodeState> searchNodeStates(const LoadedRun& run, const MeasuredHistory* history,
-                                              const SearchTree& tree) {
+                                              const SearchTree& tree, const SpeedupSeries& series) {
   std::vector<SearchNodeState> states;
   states.reserve(tree.nodes().size());
-  for (const SearchNode& node : tree.nodes()) states.push_back(searchNodeState(run, history, node.row));
+  for (const SearchNode& node : tree.nodes())
+    states.push_back(searchNodeState(run, history, node.row, series));
   return states;
 }
 

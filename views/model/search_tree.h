@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "views/model/shape_map.h"
+#include "views/model/speedup_series.h"
 
 namespace ks {
 
@@ -109,13 +110,15 @@ inline constexpr Rgb kNoNumber{0xff, 0xff, 0xff};  // never measured: white, out
 }  // namespace search_colours
 
 // Row `row`'s state: the newest re-run of its recorded program when `history` has one (correct and timed,
-// incorrect, or an error), else the file's own measurement against "default" (the last one KernelScope
-// measured, else the first recorded): its verdict when it records a failed run (`outcome` incorrect or
-// error, read by the rule a re-run's is, core/runs/outcome.h), else its number; then the trust rule
-// (speedupTrust) over it.
-SearchNodeState searchNodeState(const LoadedRun& run, const MeasuredHistory* history, int row);
+// incorrect, or an error), else the file's own measurement: the last one KernelScope measured (against the
+// task's reference), else the first recorded in `series` (the open run's, OpenRun::series): its verdict
+// when it records a failed run (`outcome` incorrect or error, read by the rule a re-run's is,
+// core/runs/outcome.h), else its number; then the trust rule (speedupTrust) over it.
+SearchNodeState searchNodeState(const LoadedRun& run, const MeasuredHistory* history, int row,
+                                const SpeedupSeries& series = {});
 std::vector<SearchNodeState> searchNodeStates(const LoadedRun& run, const MeasuredHistory* history,
-                                              const SearchTree& tree);  // one per node
+                                              const SearchTree& tree,
+                                              const SpeedupSeries& series = {});  // one per node
 Rgb searchNodeColour(const SearchNodeState& state);
 // The hover text: id, round, parents, the number or verdict, and the idea (the candidate's analysis, its
 // first paragraphs up to about 400 characters, as plain text).

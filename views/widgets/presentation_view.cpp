@@ -46,6 +46,7 @@ void PresentationView::observe(const OpenRun* open) {
   });
   connect(open, &OpenRun::flagsChanged, this, &PresentationView::refresh);
   connect(open, &OpenRun::historyChanged, this, &PresentationView::refresh);
+  connect(open, &OpenRun::seriesChanged, this, &PresentationView::refresh);  // the claim shown
   connect(open, &OpenRun::runAdded, this, [this](int row) {
     if (row == slideRow()) refresh();
   });
@@ -97,7 +98,7 @@ void PresentationView::refresh() {
   const int row = slideRow();
   if (row < 0 || !m_open->run() || row >= m_open->run()->rowCount()) return;
   ReportContent content;
-  content.sections.push_back(buildSection(*m_open->run(), m_open->history().get(), row));
+  content.sections.push_back(buildSection(*m_open->run(), m_open->history().get(), row, m_open->series()));
   ReportHtmlOptions options;
   options.flavour = ReportHtmlOptions::Flavour::QtRichText;
   options.codePointSize = 14;
