@@ -35,7 +35,7 @@ class CandidateFilterProxyTest : public ::testing::Test {
 
 TEST_F(CandidateFilterProxyTest, ModelHasOneRowPerCandidateAndOneColumnPerBaseline) {
   EXPECT_EQ(model.rowCount(), 6);
-  ASSERT_EQ(model.baselineCount(), 2);                                              // default, cuda_graph
+  ASSERT_EQ(model.seriesCount(), 2);                                                // default, cuda_graph
   EXPECT_EQ(model.columnCount(), CandidateTableModel::FirstSpeedupColumn + 2 + 3);  // measured, flags, code
   EXPECT_EQ(model.index(test::kRowA, model.measuredColumn()).data().toString(), "—");  // no history given
   EXPECT_EQ(model.headerData(model.speedupColumn(1), Qt::Horizontal, Qt::DisplayRole).toString(),

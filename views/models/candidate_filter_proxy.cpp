@@ -167,7 +167,7 @@ int CandidateFilterProxy::columnCount(const QModelIndex& parent) const {
 bool CandidateFilterProxy::accepts(int sourceRow) const {
   const CandidateTableModel::RowValues& v = m_source->values(sourceRow);
   if (m_level != 0 && v.level != m_level) return false;
-  if ((m_min > 0 || m_max > 0) && m_baseline < m_source->baselineCount()) {
+  if ((m_min > 0 || m_max > 0) && m_baseline < m_source->seriesCount()) {
     const double s = m_source->speedup(sourceRow, m_baseline);
     if (std::isnan(s) || (m_min > 0 && s < m_min) || (m_max > 0 && s > m_max)) return false;
   }

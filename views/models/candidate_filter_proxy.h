@@ -30,8 +30,8 @@ class CandidateFilterProxy : public QAbstractProxyModel {
   explicit CandidateFilterProxy(CandidateTableModel* source, QObject* parent = nullptr);
 
   void setLevel(int level);  // 0: every level
-  // Keeps rows whose speedup against baseline index `baseline` lies in [min, max]; a bound <= 0 is open.
-  // With either bound set, rows without a speedup for that baseline are hidden.
+  // Keeps rows whose speedup in series index `baseline` (CandidateTableModel::series) lies in [min, max]; a
+  // bound <= 0 is open. With either bound set, rows without a speedup in that series are hidden.
   void setSpeedupRange(int baseline, double min, double max);
   // Flagged/Unflagged count flags that are not benign; Family keeps rows raising family index `family`.
   void setFlagFilter(FlagFilter filter, int family = -1);

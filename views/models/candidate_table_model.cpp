@@ -20,6 +20,7 @@
 #include "views/model/measured_format.h"
 #include "views/model/runtime_evidence.h"
 #include "views/model/speedup_format.h"
+#include "views/model/task_label.h"
 #include "views/widgets/baseline_label.h"
 
 namespace ks {
@@ -48,6 +49,35 @@ FlagSeverity rankSeverity(int rank) {
   return rank >= 3 ? FlagSeverity::Hack : rank == 2 ? FlagSeverity::Suspicious : FlagSeverity::Benign;
 }
 
+// `text` in lines of at most kHeaderLine characters where it can be broken: after a hyphen or at a space
+// ("cuBLASLt-auto-tuning-max (server)" → "cuBLASLt-" / "auto-tuning-" / "max (server)"). A piece longer
+// than a line keeps its own line.
+QString headerLines(const std::string& text) {
+  constexpr std::size_t kHeaderLine = 13;
+  std::vector<std::string> pieces;  // each ends after its break: "cuBLASLt-", "max ", "(server)"
+  std::string piece;
+  for (char ch : text) {
+    piece += ch;
+    if (ch == '-' || ch == ' ') pieces.push_back(std::move(piece)), piece.clear();
+  }
+  if (!piece.empty()) pieces.push_back(piece);
+  QStringList lines;
+  std::string line;
+  const auto trimmed = [](std::string s) {
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s;
+  };
+  for (const std::string& p : pieces) {
+    if (!line.empty() && trimmed(line + p).size() > kHeaderLine) {
+      lines << QString::fromStdString(trimmed(line));
+      line.clear();
+    }
+    line += p;
+  }
+  if (!line.empty()) lines << QString::fromStdString(trimmed(line));
+  return lines.join('\n');
+}
+
 void appendLower(std::string& out, const std::string& s) {
   if (!out.empty()) out += ' ';
   for (char ch : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -60,21 +90,30 @@ CandidateTableModel::CandidateTableModel(QObject* parent) : QAbstractTableModel(
 void CandidateTableModel::setRun(std::shared_ptr<const LoadedRun> run) {
   beginResetModel();
   m_run = std::move(run);
-  m_baselines.clear();
+  m_series.clear();
+  m_chosen = 0;
+  m_reference = -1;
+  m_allGemm = false;
   m_values.clear();
   m_speedups.clear();
   m_taskText.clear();
+  m_taskLabels.clear();
   if (m_run) {
-    m_baselines = m_run->baselines();
+    m_series = m_run->series();
+    m_reference = m_run->seriesIndex(SpeedupSeries{});
+    m_allGemm = !m_run->run().tasks.empty();
     for (const Task& task : m_run->run().tasks) {
+      m_allGemm = m_allGemm && task.gemm.has_value();
+      m_taskLabels.push_back(taskLabel(task));
       std::string text;
       appendLower(text, task.key());
       appendLower(text, task.name);
+      if (task.gemm) appendLower(text, m_taskLabels.back());  // "64×4096×4096" as shown
       m_taskText.push_back(std::move(text));
     }
     const int rows = m_run->rowCount();
     m_values.resize(static_cast<std::size_t>(rows));
-    m_speedups.assign(static_cast<std::size_t>(rows) * m_baselines.size(),
+    m_speedups.assign(static_cast<std::size_t>(rows) * m_series.size(),
                       std::numeric_limits<double>::quiet_NaN());
     // Rows are independent (each writes its own values and speedups): a million of them in chunks on every
     // core, half the wall time of one loop on the 2-core machine; a small run stays on this thread.
@@ -100,13 +139,9 @@ void CandidateTableModel::fillRows(int first, int last) {
     if (!c) continue;
     v.step = c->step.value_or(-1);
     v.hasCode = c->code.has_value();
-    for (const auto& m : c->measurements) {
-      if (m.origin != "recorded" || !m.speedup) continue;
-      const auto b = static_cast<std::size_t>(std::find(m_baselines.begin(), m_baselines.end(), m.baseline) -
-                                              m_baselines.begin());
-      double& slot = m_speedups[static_cast<std::size_t>(r) * m_baselines.size() + b];
-      if (std::isnan(slot)) slot = *m.speedup;
-    }
+    for (std::size_t b = 0; b < m_series.size(); ++b)
+      if (const std::optional<double> s = recordedSpeedup(*c, m_series[b]))
+        m_speedups[static_cast<std::size_t>(r) * m_series.size() + b] = *s;
   }
 }
 
@@ -175,8 +210,21 @@ const Measurement* CandidateTableModel::fileMeasured(int row) const {
   return c ? c->lastMeasured() : nullptr;
 }
 
+double CandidateTableModel::referenceSpeedup(int row) const {
+  return m_reference < 0 ? std::numeric_limits<double>::quiet_NaN() : speedup(row, m_reference);
+}
+
+void CandidateTableModel::setChosenSeries(int series) {
+  if (series < 0 || series >= seriesCount() || series == m_chosen) return;
+  const int old = chosenColumn();
+  m_chosen = series;
+  emit headerDataChanged(Qt::Horizontal, std::min(old, chosenColumn()), std::max(old, chosenColumn()));
+}
+
 MeasuredHistory::Agreement CandidateTableModel::agreement(int row) const {
-  const double recorded = speedup(row, 0);  // baselines()[0] is "default": what a re-run measures against
+  // Against the claim of what a re-run measures against: "default", the task's reference (a CUDA-L2
+  // release records none; its re-runs' numbers per baseline are in the Measurements pane).
+  const double recorded = referenceSpeedup(row);
   const std::optional<double> claim = std::isnan(recorded) ? std::nullopt : std::optional<double>(recorded);
   if (const Measurement* m = fileMeasured(row)) return runs::agreement(*m, claim);
   if (!m_history) return MeasuredHistory::Agreement::NotMeasured;
@@ -322,7 +370,7 @@ QVariant CandidateTableModel::display(int row, int column) const {
   const Task& task = m_run->task(row);
   const Candidate* c = m_run->candidate(row);
   const RowValues& v = values(row);
-  if (column == TaskColumn) return QString::fromStdString(task.key());
+  if (column == TaskColumn) return QString::fromStdString(m_taskLabels[static_cast<std::size_t>(v.task)]);
   if (column == LevelColumn) return v.level;
   if (column == NameColumn) return QString::fromStdString(task.name);
   if (column == CandidateColumn) return c ? QString::fromStdString(c->id) : QStringLiteral("—");
@@ -344,13 +392,24 @@ QVariant CandidateTableModel::display(int row, int column) const {
 QVariant CandidateTableModel::toolTip(int row, int column) const {
   const Candidate* c = m_run->candidate(row);
   if (column == NameColumn) return QString::fromStdString(m_run->task(row).name);
+  if (column == TaskColumn && m_run->task(row).gemm) {  // the shape alone: the key and name say the rest
+    const Task& task = m_run->task(row);
+    return task.name.empty() ? QString::fromStdString(task.key())
+                             : QStringLiteral("%1\n%2").arg(QString::fromStdString(task.key()),
+                                                            QString::fromStdString(task.name));
+  }
   if (column == measuredColumn()) return measuredToolTip(row);
   if (column >= FirstSpeedupColumn && column < measuredColumn() && c) {
-    const std::string& baseline = m_baselines[static_cast<std::size_t>(column - FirstSpeedupColumn)];
-    for (const auto& m : c->measurements) {
-      if (m.origin != "recorded" || m.baseline != baseline || !m.speedup) continue;
-      QString tip = tr("%1 against baseline \"%2\", as recorded in the file")
-                        .arg(formatSpeedup(*m.speedup), QString::fromStdString(baseline));
+    const SpeedupSeries& series = m_series[static_cast<std::size_t>(column - FirstSpeedupColumn)];
+    const QString label = QString::fromStdString(seriesLabel(series));
+    if (const Measurement* found = recordedMeasurement(*c, series)) {
+      const Measurement& m = *found;
+      QString tip = series.mode.empty()
+                        ? tr("%1 against baseline \"%2\", as recorded in the file")
+                              .arg(formatSpeedup(*m.speedup), QString::fromStdString(series.baseline))
+                        : tr("%1 against baseline \"%2\" in timing mode \"%3\", as recorded in the file")
+                              .arg(formatSpeedup(*m.speedup), QString::fromStdString(series.baseline),
+                                   QString::fromStdString(series.mode));
       if (m.baselineMs && m.candidateMs)
         tip += tr("\n%1 ms → %2 ms").arg(*m.baselineMs, 0, 'g', 4).arg(*m.candidateMs, 0, 'g', 4);
       if (!m.device.empty()) tip += tr("\non %1").arg(QString::fromStdString(m.device));
@@ -359,7 +418,7 @@ QVariant CandidateTableModel::toolTip(int row, int column) const {
           tip += tr("\nStruck out: %1").arg(QString::fromStdString(reason));
       return tip;
     }
-    return tr("No speedup recorded against \"%1\"").arg(QString::fromStdString(baseline));
+    return tr("No speedup recorded against \"%1\"").arg(label);
   }
   if (column == flagsColumn()) {
     // Every flag, the worst first (a stable sort keeps static before runtime within a severity).
@@ -452,7 +511,7 @@ QString CandidateTableModel::measuredToolTip(int row) const {
   tip += tr(" on %1, %2 (%3)")
              .arg(QString::fromStdString(r.device), QString::fromStdString(r.recordedAt),
                   QString::fromStdString(r.origin));
-  const double recorded = speedup(row, 0);
+  const double recorded = referenceSpeedup(row);
   switch (agreement(row)) {
     case MeasuredHistory::Agreement::Agrees:
     case MeasuredHistory::Agreement::Disagrees: {
@@ -484,7 +543,7 @@ QVariant CandidateTableModel::headerData(int section, Qt::Orientation orientatio
   if (role == Qt::DisplayRole) {
     switch (section) {
       case TaskColumn:
-        return tr("Task");
+        return m_allGemm ? tr("Shape (M×N×K)") : tr("Task");
       case LevelColumn:
         return tr("Level");
       case NameColumn:
@@ -496,14 +555,31 @@ QVariant CandidateTableModel::headerData(int section, Qt::Orientation orientatio
       default:
         break;
     }
-    if (isSpeedup) return baselineLabel(m_baselines[static_cast<std::size_t>(section - FirstSpeedupColumn)]);
+    if (isSpeedup) {
+      // The chosen series is the Speedup column and says which one it is; the others are "vs <series>".
+      const SpeedupSeries& series = m_series[static_cast<std::size_t>(section - FirstSpeedupColumn)];
+      const QString label = series.mode.empty()
+                                ? baselineLabel(series.baseline)
+                                : tr("vs %1").arg(QString::fromStdString(seriesLabel(series)));
+      if (section != chosenColumn()) return series.isDefault() ? tr("vs default") : label;
+      if (series.isDefault()) return label;  // "Speedup"
+      // A baseline and a mode on lines of their own, so that the column stays about as narrow as its
+      // numbers: "Speedup vs" / "cuBLAS-max" / "(offline)".
+      if (!series.mode.empty())
+        return tr("Speedup vs\n%1").arg(headerLines(series.baseline + " (" + series.mode + ")"));
+      return tr("Speedup %1").arg(label);
+    }
     if (section == measuredColumn()) return tr("Measured");
     if (section == flagsColumn()) return tr("Flags");
     if (section == codeColumn()) return tr("Code");
   }
   if (role == Qt::ToolTipRole && isSpeedup)
-    return tr("Recorded speedup against baseline \"%1\" (a claim read from the file)")
-        .arg(QString::fromStdString(m_baselines[static_cast<std::size_t>(section - FirstSpeedupColumn)]));
+    return tr("Recorded speedup against %1 (a claim read from the file); the vs box chooses the baseline "
+              "the Speedup column shows")
+        .arg(QString::fromStdString(
+            seriesLabel(m_series[static_cast<std::size_t>(section - FirstSpeedupColumn)])));
+  if (role == Qt::ToolTipRole && section == TaskColumn && m_allGemm)
+    return tr("The GEMM's shape: A is M×K, B is K×N (the task's key and name in each row's tooltip)");
   if (role == Qt::ToolTipRole && section == measuredColumn())
     return tr("Latest speedup measured here for the recorded program (vs the reference), else the one the "
               "file carries from an earlier KernelScope run (origin \"measured\"); coloured when it "

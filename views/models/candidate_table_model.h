@@ -1,7 +1,10 @@
 #pragma once
-// The candidates of a run as a table: one row per LoadedRun row (task key, level, name, candidate id, step,
-// recorded speedup per baseline, the latest speedup measured here, flag families, has code). The values that
-// filtering and sorting read are computed once in setRun, so CandidateFilterProxy never goes through
+// The candidates of a run as a table: one row per LoadedRun row (task label, level, name, candidate id, step,
+// recorded speedup per series, the latest speedup measured here, flag families, has code). One series is
+// the chosen one (setChosenSeries: the vs box's, OpenRun::series): its column is the Speedup column, whose
+// header names the baseline and mode ("Speedup vs" / "cuBLAS-max" / "(offline)", one line each; "Speedup"
+// for "default"). The values
+// that filtering and sorting read are computed once in setRun, so CandidateFilterProxy never goes through
 // QVariant; they hold no per-row strings (a million rows: the text filter reads the task's text, the
 // candidate's id and the family names where they are). A measured speedup is coloured when it disagrees with
 // the recorded one by more than kDisagreement, or when the run failed; it is struck out, in the hack colour
@@ -53,23 +56,34 @@ class CandidateTableModel : public QAbstractTableModel {
   std::vector<std::string> runtimeHackFamilies(int row) const;
   const std::shared_ptr<const LoadedRun>& run() const { return m_run; }
 
-  int baselineCount() const { return static_cast<int>(m_baselines.size()); }
-  int speedupColumn(int baseline) const { return FirstSpeedupColumn + baseline; }
-  int measuredColumn() const { return FirstSpeedupColumn + baselineCount(); }
+  // The run's series (LoadedRun::series), one speedup column each.
+  int seriesCount() const { return static_cast<int>(m_series.size()); }
+  const std::vector<SpeedupSeries>& series() const { return m_series; }
+  int speedupColumn(int series) const { return FirstSpeedupColumn + series; }
+  int measuredColumn() const { return FirstSpeedupColumn + seriesCount(); }
+  // The series the Speedup column shows (an index into series()): 0 after setRun. Its header changes.
+  void setChosenSeries(int series);
+  int chosenSeries() const { return m_chosen; }
+  int chosenColumn() const { return speedupColumn(m_chosen); }
+  // The index of series "default" (what a re-run measures against, the Measured column's claim); -1 none.
+  int referenceSeries() const { return m_reference; }
+  // Every task is a GEMM task: the Task column is the shape (task_label.h), titled "Shape (M×N×K)".
+  bool allGemm() const { return m_allGemm; }
   int flagsColumn() const { return measuredColumn() + 1; }
   int codeColumn() const { return flagsColumn() + 1; }
 
   const RowValues& values(int row) const { return m_values[static_cast<std::size_t>(row)]; }
-  // Lowercase "l1/12 name" of task `task` (an index into the run's tasks): what the text filter matches
+  // Lowercase "l1/12 name label" of task `task` (an index into the run's tasks): what the text filter matches
   // besides the candidate id and the flag families.
   const std::string& taskText(int task) const { return m_taskText[static_cast<std::size_t>(task)]; }
   // Whether every word (lowercase) occurs in the row's task text, candidate id or flag families.
   bool rowContains(int row, const std::string& lowercaseWord) const;
-  // The recorded speedup of `row` against baseline index `baseline`; NaN when none.
-  double speedup(int row, int baseline) const {
-    return m_speedups[static_cast<std::size_t>(row) * m_baselines.size() +
-                      static_cast<std::size_t>(baseline)];
+  // The recorded speedup of `row` in series index `series`; NaN when none.
+  double speedup(int row, int series) const {
+    return m_speedups[static_cast<std::size_t>(row) * m_series.size() + static_cast<std::size_t>(series)];
   }
+  // The recorded speedup of `row` against "default" (referenceSeries); NaN when none.
+  double referenceSpeedup(int row) const;
   // The speedup measured here for the recorded program (its newest run), else the one the file carries from
   // an earlier KernelScope run (fileMeasured); NaN when none or not timed.
   double measuredSpeedup(int row) const;
@@ -105,10 +119,14 @@ class CandidateTableModel : public QAbstractTableModel {
 
   std::shared_ptr<const LoadedRun> m_run;
   std::shared_ptr<const MeasuredHistory> m_history;
-  std::vector<std::string> m_baselines;
+  std::vector<SpeedupSeries> m_series;
+  int m_chosen = 0;
+  int m_reference = -1;
+  bool m_allGemm = false;
+  std::vector<std::string> m_taskLabels;  // per task (task_label.h)
   std::vector<RowValues> m_values;
   std::vector<std::string> m_taskText;  // per task
-  std::vector<double> m_speedups;       // row-major, baselineCount() per row
+  std::vector<double> m_speedups;       // row-major, seriesCount() per row
   RuntimeMarks m_runtime;               // the runtime flags the flag values include
   std::vector<SpeedupTrust> m_trust;    // per row
   void computeTrust();

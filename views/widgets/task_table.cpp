@@ -20,6 +20,7 @@
 #include "views/model/counted.h"
 #include "views/model/open_run.h"
 #include "views/model/stage_timer.h"
+#include "views/model/task_label.h"
 #include "views/models/candidate_filter_proxy.h"
 #include "views/models/candidate_table_model.h"
 
@@ -107,15 +108,18 @@ void TaskTable::buildFilterBar() {
   m_flags->setMinimumContentsLength(14);
   m_baseline = new QComboBox(this);
   m_baseline->setObjectName(QStringLiteral("filterBaseline"));
-  m_baseline->setToolTip(tr("The baseline the speedup range applies to"));
+  m_baseline->setToolTip(
+      tr("The recorded baseline (and timing mode) the Speedup column shows, the range applies to and the "
+         "charts chart"));
   m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_baseline->setMinimumContentsLength(10);
   m_min = makeBoundSpin(QStringLiteral("filterMinSpeedup"), this);
   m_min->setToolTip(tr("Lowest recorded speedup shown"));
   m_max = makeBoundSpin(QStringLiteral("filterMaxSpeedup"), this);
   m_max->setToolTip(tr("Highest recorded speedup shown"));
-  for (QComboBox* combo : {m_level, m_flags, m_baseline})
+  for (QComboBox* combo : {m_level, m_flags})
     connect(combo, &QComboBox::currentIndexChanged, this, &TaskTable::applyFilters);
+  connect(m_baseline, &QComboBox::currentIndexChanged, this, &TaskTable::chooseSeries);
   for (QDoubleSpinBox* spin : {m_min, m_max})
     connect(spin, &QDoubleSpinBox::valueChanged, this, &TaskTable::applyFilters);
   auto* clear = new QToolButton(this);
@@ -131,15 +135,21 @@ void TaskTable::buildFilterBar() {
   choices->addWidget(m_flags, 1);
   choices->addWidget(clear);
   layout->addLayout(choices);
+  // The series on a row of its own: a CUDA-L2 label ("cuBLASLt-auto-tuning-max (offline)") needs the room
+  // that a third of the range's row left to "torc".
+  auto* shown = new QHBoxLayout;
+  auto* shownLabel = new QLabel(tr("Speedup vs"), this);
+  shownLabel->setBuddy(m_baseline);
+  shown->addWidget(shownLabel);
+  shown->addWidget(m_baseline, 1);
+  layout->addLayout(shown);
   auto* range = new QHBoxLayout;
-  auto* rangeLabel = new QLabel(tr("Speedup"), this);
+  auto* rangeLabel = new QLabel(tr("from"), this);
   rangeLabel->setBuddy(m_min);
   range->addWidget(rangeLabel);
   range->addWidget(m_min, 1);
   range->addWidget(new QLabel(tr("to"), this));
   range->addWidget(m_max, 1);
-  range->addWidget(new QLabel(tr("vs"), this));
-  range->addWidget(m_baseline, 1);
   layout->addLayout(range);
   fillFilterChoices();
 }
@@ -149,6 +159,7 @@ void TaskTable::setRun(std::shared_ptr<const LoadedRun> run) {
   {
     const StageTimer timer("task table: the model and its order (setRun)");
     m_model->setRun(m_run);
+    if (m_run) m_model->setChosenSeries(std::max(0, m_run->seriesIndex(m_wantSeries)));
   }
   fillFilterChoices();
   applyFilters();
@@ -159,9 +170,11 @@ void TaskTable::setRun(std::shared_ptr<const LoadedRun> run) {
 void TaskTable::observe(const OpenRun* open) {
   connect(open, &OpenRun::opened, this, [this, open] {
     const StageTimer timer("view: task table (model, filter, sort)");
+    m_wantSeries = open->series();
     setHistory(open->history());
     setRun(open->run());
   });
+  connect(open, &OpenRun::seriesChanged, this, [this, open] { setSeries(open->series()); });
   connect(open, &OpenRun::flagsChanged, this, [this, open] { refreshFlags(open->run()); });
   connect(open, &OpenRun::historyChanged, this, [this, open] { setHistory(open->history()); });
   connect(open, &OpenRun::runAdded, this, [this, open] { setHistory(open->history()); });
@@ -201,7 +214,6 @@ void TaskTable::fillFilterChoices() {
   const int level = m_level->currentData().toInt();
   const int flag = m_flags->currentIndex() < 0 ? kAnyFlag : m_flags->currentData().toInt();
   const QString family = flag >= 0 ? m_flags->currentText().section(' ', 0, 0) : QString();
-  const QString baseline = m_baseline->currentText();
 
   std::map<int, int> levels;  // rows per level: a task's candidates, or its one row without any
   if (m_run)
@@ -233,10 +245,10 @@ void TaskTable::fillFilterChoices() {
   m_flags->setCurrentIndex(std::max(0, flagIndex));
 
   m_baseline->clear();
-  for (int b = 0; b < m_model->baselineCount(); ++b)
-    m_baseline->addItem(QString::fromStdString(m_run->baselines()[static_cast<std::size_t>(b)]));
+  for (const SpeedupSeries& series : m_model->series())
+    m_baseline->addItem(QString::fromStdString(seriesLabel(series)));
   if (m_baseline->count() == 0) m_baseline->addItem(QStringLiteral("default"));
-  m_baseline->setCurrentIndex(std::max(0, m_baseline->findText(baseline)));
+  m_baseline->setCurrentIndex(m_model->seriesCount() > 0 ? m_model->chosenSeries() : 0);
   m_filling = false;
 }
 
@@ -273,11 +285,69 @@ void TaskTable::clearFilters() {
   m_text->clear();
   m_level->setCurrentIndex(0);
   m_flags->setCurrentIndex(0);
-  m_baseline->setCurrentIndex(0);
   m_min->setValue(0);
   m_max->setValue(0);
   m_filling = false;
   applyFilters();
+}
+
+SpeedupSeries TaskTable::series() const {
+  const int chosen = m_model->chosenSeries();
+  return chosen < m_model->seriesCount() ? m_model->series()[static_cast<std::size_t>(chosen)] : m_wantSeries;
+}
+
+void TaskTable::setSeries(const SpeedupSeries& series) {
+  m_wantSeries = series;
+  const int index = m_run ? m_run->seriesIndex(series) : -1;
+  if (index >= 0 && index != m_baseline->currentIndex()) m_baseline->setCurrentIndex(index);  // chooseSeries
+}
+
+void TaskTable::chooseSeries(int index) {
+  if (m_filling || index < 0 || index >= m_model->seriesCount()) return;
+  // The Speedup column follows: the new series' column takes the old one's place (and its sort).
+  QHeaderView* header = m_view->horizontalHeader();
+  const int old = m_model->chosenColumn();
+  m_model->setChosenSeries(index);
+  const int now = m_model->chosenColumn();
+  if (now != old) {
+    const bool shown = !header->isSectionHidden(old);
+    header->setSectionHidden(now, false);
+    header->moveSection(header->visualIndex(now), header->visualIndex(old));
+    if (shown) header->setSectionHidden(old, true);
+    if (header->sortIndicatorSection() == old) m_view->sortByColumn(now, header->sortIndicatorOrder());
+    // As wide as a Speedup column starts, or its header's widest line: not its width as another column,
+    // whose header was one line.
+    header->resizeSection(now, speedupWidth(index));
+    fitHeader(now);
+  }
+  m_wantSeries = series();
+  applyFilters();
+  emit seriesChosen(m_wantSeries);
+}
+
+int TaskTable::speedupWidth(int series) const {
+  // "default"'s column as it always was; a named series' header is its widest part, so the column is as
+  // wide as its numbers ("1234.56×") and lets fitHeader widen it to its header's lines.
+  const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
+  if (series >= 0 && series < m_model->seriesCount() &&
+      m_model->series()[static_cast<std::size_t>(series)].isDefault())
+    return 6 * em;
+  return fontMetrics().horizontalAdvance(QStringLiteral("1234.56×")) + em / 2;
+}
+
+void TaskTable::fitHeader(int column) {
+  // No header narrower than its words (each line of them), the sorted one also its arrow.
+  QHeaderView* header = m_view->horizontalHeader();
+  const int margin = style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+  int words = 0;
+  for (const QString& line :
+       m_model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString().split('\n'))
+    words = std::max(words, header->fontMetrics().horizontalAdvance(line));
+  // The sort arrow's room: the style's mark and a margin either side (a header of three lines is no wider).
+  const int mark = style()->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, header);
+  const int arrow = column == header->sortIndicatorSection() ? mark + 2 * margin : 0;
+  const int least = words + 2 * margin + 2 + arrow;
+  if (header->sectionSize(column) < least) header->resizeSection(column, least);
 }
 
 void TaskTable::showDefaultColumns() {
@@ -289,38 +359,55 @@ void TaskTable::showDefaultColumns() {
       anyStep = anyStep || m_model->values(r).step >= 0;
       severalCandidates = severalCandidates || m_model->values(r).candidateIndex > 0;
     }
+  // A name that only repeats the Task column's label and what every task shares (a CUDA-L2 release's
+  // "GEMM 64x64x64 (h100_F32F16F16F32)") says nothing.
+  const bool namesSayNothing =
+      m_run && !m_run->run().tasks.empty() &&
+      std::all_of(m_run->run().tasks.begin(), m_run->run().tasks.end(), nameRepeatsLabel);
   QHeaderView* header = m_view->horizontalHeader();
   for (int c = 0; c < m_model->columnCount(); ++c) {
     bool hidden = false;
     if (c == CandidateTableModel::LevelColumn) hidden = true;
+    if (c == CandidateTableModel::NameColumn) hidden = namesSayNothing;
     if (c == CandidateTableModel::CandidateColumn) hidden = !severalCandidates;
     if (c == CandidateTableModel::StepColumn) hidden = !anyStep;
-    if (c > m_model->speedupColumn(0) && c < m_model->measuredColumn()) hidden = true;
+    if (c >= m_model->speedupColumn(0) && c < m_model->measuredColumn())
+      hidden = c != m_model->chosenColumn();
     header->setSectionHidden(c, hidden);
   }
+  // The chosen series' column is the Speedup column, where the first series' column is.
+  if (m_model->seriesCount() > 0 && m_model->chosenColumn() != m_model->speedupColumn(0))
+    header->moveSection(header->visualIndex(m_model->chosenColumn()),
+                        header->visualIndex(m_model->speedupColumn(0)));
   const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
-  header->resizeSection(CandidateTableModel::TaskColumn,
-                        fontMetrics().horizontalAdvance(QStringLiteral("L3/100")) + em);
+  int taskWidth = fontMetrics().horizontalAdvance(QStringLiteral("L3/100"));
+  if (m_model->allGemm())  // the widest shape, so no row's K is cut off
+    for (int r = 0; r < m_model->rowCount(); ++r)
+      taskWidth =
+          std::max(taskWidth, fontMetrics().horizontalAdvance(
+                                  m_model->index(r, CandidateTableModel::TaskColumn).data().toString()));
+  header->resizeSection(CandidateTableModel::TaskColumn, taskWidth + (m_model->allGemm() ? em / 2 : em));
   header->resizeSection(CandidateTableModel::LevelColumn, 4 * em);
   header->setSectionResizeMode(CandidateTableModel::NameColumn, QHeaderView::Stretch);
   header->resizeSection(CandidateTableModel::CandidateColumn, 6 * em);
   header->resizeSection(CandidateTableModel::StepColumn, 4 * em);
-  for (int b = 0; b < m_model->baselineCount(); ++b) header->resizeSection(m_model->speedupColumn(b), 6 * em);
+  for (int b = 0; b < m_model->seriesCount(); ++b)
+    header->resizeSection(m_model->speedupColumn(b), speedupWidth(b));
   header->resizeSection(m_model->measuredColumn(), 7 * em);
   header->resizeSection(m_model->flagsColumn(), 8 * em);
   header->resizeSection(m_model->codeColumn(), fontMetrics().horizontalAdvance(tr("Code")) + 2 * em);
   // No header narrower than its words, the sorted one also its arrow: at 1024 pixels the stretched Name
   // column was squeezed to "lam" and Candidate cut. The list scrolls sideways instead.
   const int margin = style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
-  const auto least = [&](int c) {
-    const QString words = m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
-    const int arrow = c == header->sortIndicatorSection() ? header->sizeHint().height() + margin : 0;
-    return header->fontMetrics().horizontalAdvance(words) + 2 * margin + 2 + arrow;
-  };
-  header->setMinimumSectionSize(least(CandidateTableModel::NameColumn));
+  header->setMinimumSectionSize(
+      header->fontMetrics().horizontalAdvance(
+          m_model->headerData(CandidateTableModel::NameColumn, Qt::Horizontal, Qt::DisplayRole).toString()) +
+      2 * margin + 2 +
+      (CandidateTableModel::NameColumn == header->sortIndicatorSection()
+           ? style()->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, header) + 2 * margin
+           : 0));
   for (int c = 0; c < m_model->columnCount(); ++c)
-    if (c != CandidateTableModel::NameColumn && header->sectionSize(c) < least(c))
-      header->resizeSection(c, least(c));
+    if (c != CandidateTableModel::NameColumn) fitHeader(c);
 }
 
 void TaskTable::showHeaderMenu(const QPoint& pos) {

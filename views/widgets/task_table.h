@@ -1,9 +1,13 @@
 #pragma once
-// The task list: a filter bar (free text, level, flag family, speedup range against a baseline) over a
-// sortable table of every candidate in the run. Reports the current row and the rows shown.
+// The task list: a filter bar (free text, level, flag family, speedup range) over a sortable table of every
+// candidate in the run. The vs box chooses the recorded series (baseline and mode) that the Speedup column
+// shows and the range applies to; the choice is the open run's (OpenRun::series), shared with the Charts
+// tab. Reports the current row, the rows shown and the series chosen.
 #include <QList>
 #include <QWidget>
 #include <memory>
+
+#include "views/model/speedup_series.h"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -37,6 +41,10 @@ class TaskTable : public QWidget {
   int currentRow() const;  // LoadedRun row, -1 when none
   void setCurrentRow(int row);
   QList<int> selectedRows() const;  // LoadedRun rows, ascending
+  // The series the Speedup column shows; setSeries chooses one the run records (others are ignored) and
+  // is kept for the next run that records it.
+  SpeedupSeries series() const;
+  void setSeries(const SpeedupSeries& series);
   int shownCount() const;
   // "250 tasks · 231 with code · 12 flagged · showing 40"
   QString summaryText() const;
@@ -53,6 +61,7 @@ class TaskTable : public QWidget {
 
  signals:
   void currentRowChanged(int row);
+  void seriesChosen(const SpeedupSeries& series);  // the user picked another in the vs box
   void shownCountChanged(int shown);
   void message(const QString& text);  // something the user should read in the status bar
 
@@ -62,6 +71,9 @@ class TaskTable : public QWidget {
   void fillFilterChoices();
   void applyFilters();
   void showDefaultColumns();
+  void chooseSeries(int index);        // the vs box's choice: the Speedup column, the range, seriesChosen
+  void fitHeader(int column);          // widens `column` to its header's words
+  int speedupWidth(int series) const;  // the width a speedup column starts at
   void showHeaderMenu(const QPoint& pos);
 
   std::shared_ptr<const LoadedRun> m_run;
@@ -75,7 +87,8 @@ class TaskTable : public QWidget {
   QDoubleSpinBox* m_min = nullptr;
   QDoubleSpinBox* m_max = nullptr;
   bool m_filling = false;
-  int m_shownRow = -1;  // the source row last given to currentRowChanged
+  int m_shownRow = -1;         // the source row last given to currentRowChanged
+  SpeedupSeries m_wantSeries;  // chosen for the next run (the open run's when observing one)
 };
 
 }  // namespace ks
