@@ -58,7 +58,7 @@ const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kCodeStateKey = QStringLiteral("mainWindow/codeCompare");
 const QString kCenterTabKey = QStringLiteral("mainWindow/centerTab");
-const QString kBaselineKey = QStringLiteral("charts/baseline");
+const QString kSeriesKey = QStringLiteral("speedup/series");  // baseline, mode
 const QString kRunSettingsKey = QStringLiteral("run/settings");
 const QString kShapesKey = QStringLiteral("shapes/choices");
 
@@ -164,6 +164,9 @@ void MainWindow::connectViews() {
   connect(m_tasks, &TaskTable::message, this,
           [this](const QString& text) { m_status->showMessage(text, 6000); });
   connect(m_charts, &ChartsView::rowsSelected, m_tasks, &TaskTable::selectRows);
+  // One series for every view: the vs box's or the charts' choice becomes the open run's (seriesChanged).
+  connect(m_tasks, &TaskTable::seriesChosen, m_open, &OpenRun::setSeries);
+  connect(m_charts, &ChartsView::seriesChosen, m_open, &OpenRun::setSeries);
   connect(m_shapes, &ShapeMapView::rowSelected, this, &MainWindow::selectRow);
   connect(m_roofline, &RooflineView::rowSelected, this, &MainWindow::selectRow);
   connect(m_search, &SearchTreeView::rowSelected, this, &MainWindow::selectRow);
@@ -443,7 +446,8 @@ void MainWindow::restoreSettings() {
   m_checkRestoredLayout = restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
   m_code->restoreState(settings.value(kCodeStateKey).toByteArray());
   m_center->setCurrentIndex(settings.value(kCenterTabKey, 0).toInt());
-  m_charts->setBaseline(settings.value(kBaselineKey).toString());
+  if (const QStringList series = settings.value(kSeriesKey).toStringList(); series.size() == 2)
+    m_open->setPreferredSeries({series[0].toStdString(), series[1].toStdString()});
   m_runSettings->restoreState(settings.value(kRunSettingsKey).toByteArray());
   m_runs->setGpus(m_runSettings->gpus());  // the runners the first probe starts: the GPUs remembered
   m_shapes->restoreState(settings.value(kShapesKey).toByteArray());
@@ -455,7 +459,9 @@ void MainWindow::saveSettings() const {
   settings.setValue(kStateKey, saveState(kStateVersion));
   settings.setValue(kCodeStateKey, m_code->saveState());
   settings.setValue(kCenterTabKey, m_center->currentIndex());
-  if (!m_charts->baseline().isEmpty()) settings.setValue(kBaselineKey, m_charts->baseline());
+  const SpeedupSeries& series = m_open->preferredSeries();
+  settings.setValue(
+      kSeriesKey, QStringList{QString::fromStdString(series.baseline), QString::fromStdString(series.mode)});
   settings.setValue(kRunSettingsKey, m_runSettings->saveState());
   settings.setValue(kShapesKey, m_shapes->saveState());
 }

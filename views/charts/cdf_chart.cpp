@@ -43,12 +43,12 @@ void ChartsView::buildCdf() {
   QString title = tr("Cumulative distribution of the recorded speedup vs %1").arg(baseline());
   if (const QString notWins = notWinsText(); !notWins.isEmpty())
     title += tr("<br><span style='font-weight: normal'>%1 (grey squares)</span>").arg(notWins);
-  QChart* chart = makeChart(title);
   m_cdfSamples.clear();
-  if (points.empty()) {
-    replaceChart(m_cdf, chart);
+  if (QChart* empty = emptyChart(title)) {
+    replaceChart(m_cdf, empty);
     return;
   }
+  QChart* chart = makeChart(title);
   const std::size_t n = points.size();
   const std::size_t markers = std::min(n, kMaxMarkers);
   for (std::size_t i = 0; i < markers; ++i)

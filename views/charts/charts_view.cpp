@@ -29,6 +29,7 @@
 #include "views/charts/chart_export.h"
 #include "views/charts/chart_style.h"
 #include "views/charts/flag_matrix_chart.h"
+#include "views/model/empty_chart_text.h"
 #include "views/model/loaded_run.h"
 #include "views/model/measured_history.h"
 #include "views/model/open_run.h"
@@ -49,7 +50,9 @@ ChartsView::ChartsView(QWidget* parent)
       m_versus(new QChartView(this)),
       m_matrix(new FlagMatrixChart(this)) {
   m_baseline->setObjectName(QStringLiteral("chartBaseline"));
-  m_baseline->setToolTip(tr("The baseline the charted speedups are recorded against"));
+  m_baseline->setToolTip(
+      tr("The baseline (and timing mode) the charted speedups are recorded against; the "
+         "task list's vs box and Speedup column follow it"));
   m_summary->setObjectName(QStringLiteral("chartSummary"));
   m_summary->setWordWrap(true);
   m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -89,8 +92,9 @@ ChartsView::ChartsView(QWidget* parent)
   connect(m_tabs, &QTabWidget::currentChanged, this,
           [this, topBar] { topBar->setVisible(m_tabs->currentWidget() != m_matrix); });
   connect(m_baseline, &QComboBox::currentIndexChanged, this, [this] {
-    m_preferred = m_baseline->currentText();
+    m_preferred = series();
     rebuild();
+    emit seriesChosen(m_preferred);
   });
   rebuild();
 }
@@ -101,8 +105,9 @@ void ChartsView::setRun(std::shared_ptr<const LoadedRun> run) {
     const QSignalBlocker block(m_baseline);
     m_baseline->clear();
     if (m_run)
-      for (const auto& b : m_run->baselines()) m_baseline->addItem(QString::fromStdString(b));
-    m_baseline->setCurrentIndex(std::max(0, m_baseline->findText(m_preferred)));
+      for (const SpeedupSeries& s : m_run->series())
+        m_baseline->addItem(QString::fromStdString(seriesLabel(s)));
+    m_baseline->setCurrentIndex(m_run ? std::max(0, m_run->seriesIndex(m_preferred)) : -1);
   }
   m_matrix->setRun(m_run);
   rebuild();
@@ -128,22 +133,48 @@ void ChartsView::refreshFlags(std::shared_ptr<const LoadedRun> flagged) {
 void ChartsView::observe(const OpenRun* open) {
   connect(open, &OpenRun::opened, this, [this, open] {
     const StageTimer timer("view: charts (distribution, histogram, CDF, levels, flag matrix)");
+    m_preferred = open->series();
     m_history = open->history();  // drawn by setRun's rebuild: the old run is not charted again
     m_matrix->setHistory(m_history);
     setRun(open->run());
   });
   connect(open, &OpenRun::flagsChanged, this, [this, open] { refreshFlags(open->run()); });
+  connect(open, &OpenRun::seriesChanged, this, [this, open] { setSeries(open->series()); });
   connect(open, &OpenRun::historyChanged, this, [this, open] { setHistory(open->history()); });
   connect(open, &OpenRun::runAdded, this, [this, open] { setHistory(open->history()); });
 }
 
-void ChartsView::setBaseline(const QString& baseline) {
-  m_preferred = baseline;
-  const int index = m_baseline->findText(baseline);
-  if (index >= 0) m_baseline->setCurrentIndex(index);
+void ChartsView::setSeries(const SpeedupSeries& series) {
+  m_preferred = series;
+  const int index = m_run ? m_run->seriesIndex(series) : -1;
+  if (index >= 0 && index != m_baseline->currentIndex()) m_baseline->setCurrentIndex(index);  // rebuilds
 }
 
-QString ChartsView::baseline() const { return m_baseline->currentText(); }
+SpeedupSeries ChartsView::series() const {
+  const int index = m_baseline->currentIndex();
+  if (m_run && index >= 0 && index < static_cast<int>(m_run->series().size()))
+    return m_run->series()[static_cast<std::size_t>(index)];
+  return m_preferred;
+}
+
+void ChartsView::setBaseline(const QString& label) {
+  const std::optional<SpeedupSeries> found =
+      m_run ? findSeries(m_run->series(), label.toStdString()) : std::nullopt;
+  setSeries(found.value_or(SpeedupSeries{label.toStdString(), {}}));
+}
+
+QString ChartsView::baseline() const { return QString::fromStdString(seriesLabel(series())); }
+
+QChart* ChartsView::emptyChart(const QString& title) const {
+  const std::string why = emptyChartText(m_run.get(), series(), m_distribution);
+  if (why.empty()) return nullptr;
+  // The reason under the title, and no axes: an axis without a range draws its title over the chart's.
+  QChart* chart = makeChart(
+      title +
+      tr("<br><span style='font-weight: normal'>%1</span>").arg(QString::fromStdString(why).toHtmlEscaped()));
+  chart->legend()->hide();
+  return chart;
+}
 
 QList<QBarSet*> ChartsView::histogramSets() const {
   QChart* chart = m_histogram->chart();
@@ -152,17 +183,16 @@ QList<QBarSet*> ChartsView::histogramSets() const {
 }
 
 void ChartsView::rebuild() {
-  const std::string baseline = this->baseline().toStdString();
+  const SpeedupSeries series = this->series();
   {
     const StageTimer timer("charts: the distribution (every row's speedup and trust, sorted; bins)");
-    m_distribution = m_run ? SpeedupDistribution(*m_run, baseline, m_history.get()) : SpeedupDistribution();
+    m_distribution = m_run ? SpeedupDistribution(*m_run, series, m_history.get()) : SpeedupDistribution();
     m_bins = m_distribution.log2Bins();
   }
   const auto& points = m_distribution.points();
-  if (!m_run) {
-    m_summary->setText(tr("Open a run to chart its recorded speedups."));
-  } else if (points.empty()) {
-    m_summary->setText(tr("No candidate records a speedup against \"%1\".").arg(this->baseline()));
+  if (points.empty()) {
+    m_summary->setText(
+        QString::fromStdString(emptyChartText(m_run.get(), series, m_distribution)).toHtmlEscaped());
   } else {
     // The statistics are those of the numbers drawn as wins: a caught hack's or a fallback-timed number is
     // counted apart, never in the median (speedup_trust.h decides which).

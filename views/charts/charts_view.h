@@ -1,9 +1,11 @@
 #pragma once
-// Speedup charts for one baseline at a time (a selector): a histogram on log2 bins, the CDF of sorted
-// speedups, and a box plot per level with its points; and recorded against re-measured: one point per
-// candidate whose recorded program was timed here (recorded default-baseline speedup on x, the newest
-// measured one on y, both log, its 95 % interval as a vertical bar where the result has one), with the
-// y = x line and the band of ±kDisagreement around it. Clicking a
+// Speedup charts for one recorded series at a time (a baseline and timing mode, chosen in the Baseline box,
+// which follows the open run's series and so the task table's vs box): a histogram on log2 bins, the CDF of
+// sorted speedups, and a box plot per level with its points; and recorded against re-measured: one point
+// per candidate whose recorded program was timed here (the recorded speedup in the series on x, the newest
+// run's against the same baseline and mode on y, both log, its 95 % interval as a vertical bar where the
+// result has one), with the y = x line and the band of ±kDisagreement around it. A chart with nothing to
+// draw says why in its title (empty_chart_text.h) and draws no axes. Clicking a
 // bar, a point or a box asks for those candidates to be selected (rowsSelected, LoadedRun rows). A last tab,
 // "Flags by task", is the task × flag family matrix (FlagMatrixChart); clicking a raised cell asks for the
 // task list to be filtered by that family and those candidates selected (familyChosen).
@@ -40,9 +42,12 @@ class ChartsView : public QWidget {
   // Follows `open` from now on: its run, flags, history and current row (docs/architecture.md).
   void observe(const OpenRun* open);
   void setRun(std::shared_ptr<const LoadedRun> run);
-  // Charts `baseline`; when the run does not record it, the choice is remembered for the next run.
-  void setBaseline(const QString& baseline);
-  QString baseline() const;
+  // Charts `series`; when the run does not record it, the choice is remembered for the next run.
+  void setSeries(const SpeedupSeries& series);
+  SpeedupSeries series() const;
+  // The series labelled `label` ("torch.matmul (offline)") or, a baseline alone, its first mode's.
+  void setBaseline(const QString& label);
+  QString baseline() const;  // the label of series()
   // The re-runs the recorded-vs-measured chart shows; refreshMeasured() after the history gained runs.
   void setHistory(std::shared_ptr<const MeasuredHistory> history);
   void refreshMeasured();
@@ -73,6 +78,7 @@ class ChartsView : public QWidget {
 
  signals:
   void rowsSelected(const QList<int>& rows);
+  void seriesChosen(const SpeedupSeries& series);  // the user picked another in the Baseline box
   void familyChosen(const QString& family, const QList<int>& rows);
 
  private:
@@ -82,6 +88,9 @@ class ChartsView : public QWidget {
   void buildLevels();
   void buildVersus();
   void replaceChart(QChartView* view, QChart* chart);
+  // The chart to show when the distribution has no points: `title` and why, without axes; nullptr when it
+  // has points.
+  QChart* emptyChart(const QString& title) const;
   void selectPoints(std::size_t first, std::size_t last);  // sorted point indexes, inclusive
 
   std::shared_ptr<const LoadedRun> m_run;
@@ -90,7 +99,7 @@ class ChartsView : public QWidget {
   SpeedupDistribution m_distribution;
   std::vector<SpeedupDistribution::Bin> m_bins;
   std::vector<std::size_t> m_cdfSamples;  // index into points() of every CDF marker
-  QString m_preferred;                    // the baseline last chosen
+  SpeedupSeries m_preferred;              // the series last chosen
   QComboBox* m_baseline;
   QLabel* m_summary;
   QTabWidget* m_tabs;

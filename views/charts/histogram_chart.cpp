@@ -39,6 +39,10 @@ namespace ks {
 using namespace chart;
 
 void ChartsView::buildHistogram() {
+  if (QChart* empty = emptyChart(tr("Recorded speedup vs %1").arg(baseline()))) {
+    replaceChart(m_histogram, empty);
+    return;
+  }
   // Legend labels are rich text: no "<" in them.
   auto* slower = new QBarSet(tr("slower than the baseline (below 1×)"));
   auto* faster = new QBarSet(tr("faster (1× and above)"));

@@ -41,12 +41,12 @@ void ChartsView::buildLevels() {
   QString title = tr("Recorded speedup vs %1 per level").arg(baseline());
   if (const QString notWins = notWinsText(); !notWins.isEmpty())
     title += tr("<br><span style='font-weight: normal'>%1 (grey squares)</span>").arg(notWins);
-  QChart* chart = makeChart(title);
-  const std::vector<int> levels = m_distribution.levels();
-  if (levels.empty()) {
-    replaceChart(m_levels, chart);
+  if (QChart* empty = emptyChart(title)) {
+    replaceChart(m_levels, empty);
     return;
   }
+  QChart* chart = makeChart(title);
+  const std::vector<int> levels = m_distribution.levels();
   auto* boxes = new QBoxPlotSeries;
   boxes->setBrush(QColor(0xdd, 0xe7, 0xf4));
   boxes->setPen(QPen(kFaster.darker(120)));

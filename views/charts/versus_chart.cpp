@@ -1,5 +1,6 @@
-// ChartsView::buildVersus: Recorded against re-measured: one point per candidate whose recorded program ran
-// here, the y = x line and the band where they agree (core/runs/agreement.h).
+// ChartsView::buildVersus: Recorded against re-measured in the charted series: one point per candidate whose
+// recorded program ran here and has a number against the series' baseline and mode (speedup_series.h), the
+// y = x line and the band where they agree (core/runs/agreement.h).
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -33,6 +34,7 @@
 #include "views/model/measured_history.h"
 #include "views/model/open_run.h"
 #include "views/model/speedup_format.h"
+#include "views/model/speedup_series.h"
 #include "views/model/speedup_trust.h"
 
 namespace ks {
@@ -41,34 +43,42 @@ using namespace chart;
 
 void ChartsView::buildVersus() {
   m_versusPoints.clear();
-  int failed = 0, unrecorded = 0, outside = 0;
+  const SpeedupSeries series = this->series();
+  int failed = 0, untimedHere = 0, unrecorded = 0, outside = 0;
   for (int row = 0; m_run && m_history && row < m_run->rowCount(); ++row) {
     const Candidate* c = m_run->candidate(row);
     const runs::MeasuredRun* measured = c ? m_history->latestOfRecorded(row) : nullptr;
     if (!measured) continue;
-    const auto recorded = c->speedup();
+    const auto recorded = recordedSpeedup(*c, series);
+    const auto here = measuredSpeedup(*measured, series);  // against the same baseline, by the same method
     if (!measured->correct() || !measured->row.speedup || !(*measured->row.speedup > 0)) {
       ++failed;
+    } else if (!here || !(*here > 0) || !std::isfinite(*here)) {
+      ++untimedHere;
     } else if (!recorded || !(*recorded > 0) || !std::isfinite(*recorded)) {
       ++unrecorded;
     } else {
-      VersusPoint point{QPointF(*recorded, *measured->row.speedup), row, std::nullopt,
+      VersusPoint point{QPointF(*recorded, *here), row, std::nullopt,
                         trustHeadline(speedupTrust(*m_run, m_history.get(), row))};
-      if (measured->result && measured->result->timing && measured->result->timing->speedupCi95) {
+      // The interval is of the run's own speedup (against the reference): the default series' only.
+      if (series.isDefault() && measured->result && measured->result->timing &&
+          measured->result->timing->speedupCi95) {
         const auto& ci = *measured->result->timing->speedupCi95;
         if (ci.low > 0 && std::isfinite(ci.low) && std::isfinite(ci.high)) point.interval = {ci.low, ci.high};
       }
-      outside += point.verdict.empty() && runs::disagrees(*measured->row.speedup, *recorded);
+      outside += point.verdict.empty() && runs::disagrees(*here, *recorded);
       m_versusPoints.push_back(std::move(point));
     }
   }
   QString title =
-      tr("Recorded vs measured speedup (vs the reference) — %1")
-          .arg(counted(static_cast<qsizetype>(m_versusPoints.size()), tr("candidate"), tr("candidates")));
+      tr("Recorded vs measured speedup (vs %1) — %2")
+          .arg(series.isDefault() ? tr("the reference") : baseline(),
+               counted(static_cast<qsizetype>(m_versusPoints.size()), tr("candidate"), tr("candidates")));
   if (!m_versusPoints.empty())
     title += tr(", %1 outside ±%2%").arg(outside).arg(runs::kDisagreement * 100, 0, 'f', 0);
   QStringList notCharted;
   if (failed > 0) notCharted << tr("%1 failed or untimed here").arg(failed);
+  if (untimedHere > 0) notCharted << tr("%1 not timed against %2 here").arg(untimedHere).arg(baseline());
   if (unrecorded > 0) notCharted << tr("%1 without a recorded speedup").arg(unrecorded);
   if (!notCharted.isEmpty())
     title += tr("<br><span style='font-weight: normal'>Not charted: %1</span>")

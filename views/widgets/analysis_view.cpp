@@ -116,9 +116,10 @@ QString measurementsMarkdown(const Candidate& candidate, const ClaimDisplay& sho
     if (!verdict.isEmpty() && !m.error.empty())
       failures << QStringLiteral("%1: %2").arg(verdict, escaped(m.error));
     md += QStringLiteral("| %1 | %2 |")
-              .arg(escaped(m.baseline), !verdict.isEmpty() ? verdict
-                                        : m.speedup        ? claimMarkdown(formatSpeedup(*m.speedup), shown)
-                                                           : QStringLiteral("—"));
+              .arg(escaped(seriesLabel({m.baseline, m.mode})),
+                   !verdict.isEmpty() ? verdict
+                   : m.speedup        ? claimMarkdown(formatSpeedup(*m.speedup), shown)
+                                      : QStringLiteral("—"));
     if (times) md += QStringLiteral(" %1 | %2 |").arg(number(m.baselineMs), number(m.candidateMs));
     if (!oneDevice)
       md += QStringLiteral(" %1 |").arg(m.device.empty() ? QStringLiteral("—") : escaped(m.device));

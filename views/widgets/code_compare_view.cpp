@@ -21,6 +21,7 @@
 #include "views/model/runtime_evidence.h"
 #include "views/model/speedup_format.h"
 #include "views/model/speedup_trust.h"
+#include "views/model/task_label.h"
 #include "views/widgets/code_editor.h"
 #include "views/widgets/elided_label.h"
 #include "views/widgets/gemm_task_header.h"
@@ -234,8 +235,7 @@ void CodeCompareView::showRow(std::shared_ptr<const LoadedRun> run, int row) {
 
   const Task& task = m_run->task(m_row);
   const Candidate* c = m_run->candidate(m_row);
-  m_referenceTitle->setFullText(
-      QStringLiteral("%1 · %2").arg(QString::fromStdString(task.key()), QString::fromStdString(task.name)));
+  m_referenceTitle->setFullText(QString::fromStdString(taskTitle(task)));
   m_referenceChoice->addItem(tr("Reference"));
   for (const auto& [name, program] : task.baselinePrograms)
     m_referenceChoice->addItem(tr("Baseline: %1").arg(QString::fromStdString(name)));
@@ -336,11 +336,18 @@ void CodeCompareView::updateCandidateTitle() {
     if (m_edited) id += tr(" (edited)");
     trust = speedupTrust(*m_run, m_open ? m_open->history().get() : nullptr, m_row);
     shown = claimDisplay(trust);
-    if (const auto s = c->speedup()) claim = tr("%1 recorded").arg(formatSpeedup(*s));
-    // A GEMM run whose two methods part: which number answers "does the claim reproduce?" (method_gap.h).
+    // The claim in the series the window shows (the Speedup column's); "default" needs no name.
+    const SpeedupSeries series = m_open ? m_open->series() : m_run->series().front();
+    if (const auto s = recordedSpeedup(*c, series))
+      claim =
+          series.isDefault()
+              ? tr("%1 recorded").arg(formatSpeedup(*s))
+              : tr("%1 recorded vs %2").arg(formatSpeedup(*s), QString::fromStdString(seriesLabel(series)));
+    // A GEMM run whose two methods part: which number answers "does the claim reproduce?" (method_gap.h),
+    // over the claim's baseline.
     const runs::MeasuredRun* latest = m_open && m_open->history() ? m_open->history()->latestOfRecorded(m_row) : nullptr;
     if (latest && m_run->task(m_row).gemm) {
-      const QString gap = methodGapSummary(*latest, "torch.matmul");
+      const QString gap = methodGapSummary(*latest, series.isDefault() ? "torch.matmul" : series.baseline);
       if (!gap.isEmpty()) claim = claim.isEmpty() ? gap : claim + QStringLiteral(" · ") + gap;
     }
   }
@@ -482,8 +489,7 @@ void CodeCompareView::showReference(int choice) {
     updateDiff();
     return;
   }
-  m_referenceTitle->setFullText(
-      QStringLiteral("%1 · %2").arg(QString::fromStdString(task.key()), QString::fromStdString(task.name)));
+  m_referenceTitle->setFullText(QString::fromStdString(taskTitle(task)));
   const std::string& text =
       choice == 0 ? task.referenceCode : task.baselinePrograms[static_cast<std::size_t>(choice - 1)].second;
   m_reference->showText(QString::fromStdString(text), editorLanguage(task.referenceLanguage));
@@ -551,6 +557,7 @@ void CodeCompareView::observe(const OpenRun* open) {
   });
   connect(open, &OpenRun::flagsChanged, this, [this, open] { refreshFlags(open->run()); });
   connect(open, &OpenRun::historyChanged, this, &CodeCompareView::showRunEvidence);
+  connect(open, &OpenRun::seriesChanged, this, &CodeCompareView::updateCandidateTitle);
   connect(open, &OpenRun::runAdded, this, [this](int row) {
     if (row == m_row) showRunEvidence();
   });

@@ -11,6 +11,7 @@
 #include "views/model/measured_format.h"
 #include "views/model/measured_history.h"
 #include "views/model/open_run.h"
+#include "views/model/recorded_headline.h"
 #include "views/model/speedup_format.h"
 #include "views/model/speedup_trust.h"
 #include "views/models/measurement_table_model.h"
@@ -76,6 +77,7 @@ void MeasurementsView::showRow(std::shared_ptr<const LoadedRun> run,
   m_run = std::move(run);
   m_history = std::move(history);
   m_row = m_run && row >= 0 && row < m_run->rowCount() ? row : -1;
+  if (m_run && m_run->seriesIndex(m_series) < 0) m_series = m_run->series().front();
   m_model->showRow(m_run, m_history, m_row);
   m_table->resizeColumnsToContents();
   updateHeadline();
@@ -83,8 +85,11 @@ void MeasurementsView::showRow(std::shared_ptr<const LoadedRun> run,
 }
 
 void MeasurementsView::observe(const OpenRun* open) {
-  connect(open, &OpenRun::currentChanged, this,
-          [this, open](int row) { showRow(open->run(), open->history(), row); });
+  connect(open, &OpenRun::currentChanged, this, [this, open](int row) {
+    m_series = open->series();
+    showRow(open->run(), open->history(), row);
+  });
+  connect(open, &OpenRun::seriesChanged, this, [this, open] { setSeries(open->series()); });
   connect(open, &OpenRun::historyChanged, this,
           [this, open] { showRow(open->run(), open->history(), open->currentRow()); });
   connect(open, &OpenRun::runAdded, this, [this, open](int row) {
@@ -99,6 +104,11 @@ void MeasurementsView::refresh() {
   selectNewest();
 }
 
+void MeasurementsView::setSeries(const SpeedupSeries& series) {
+  m_series = series;
+  updateHeadline();
+}
+
 QString MeasurementsView::headline() const { return m_headline->text(); }
 
 void MeasurementsView::updateHeadline() {
@@ -109,19 +119,15 @@ void MeasurementsView::updateHeadline() {
     return;
   }
   QStringList parts;
-  for (const Measurement& m : c->measurements) {
-    if (m.baseline != "default" || !m.speedup) continue;
+  {
     QStringList where;
-    if (!m.device.empty()) where << QString::fromStdString(m.device).toHtmlEscaped();
+    if (const Measurement* m = recordedMeasurement(*c, m_series); m && !m->device.empty())
+      where << QString::fromStdString(m->device).toHtmlEscaped();
     where << sourceName(m_run->run()).toHtmlEscaped();
-    // The claim by the one rule (speedup_trust.h): after the verdict, struck through for a caught hack.
-    const SpeedupTrust trust = speedupTrust(*m_run, m_history.get(), m_row);
-    parts << tr("recorded <b%1>%2</b> (%3)")
-                 .arg(trust.trusted ? QString() : QStringLiteral(" style='color: #cf222e'"),
-                      claimHtml(formatSpeedup(*m.speedup), trust), where.join(QStringLiteral(", ")));
-    break;
+    // The claim in the shown series, by the one rule (speedup_trust.h), then what else the file records.
+    parts << recordedHeadlineHtml(*c, m_series, speedupTrust(*m_run, m_history.get(), m_row),
+                                  where.join(QStringLiteral(", ")));
   }
-  if (parts.isEmpty()) parts << tr("no speedup recorded");
   const runs::MeasuredRun* latest = m_history ? m_history->latestOfRecorded(m_row) : nullptr;
   if (!latest) {
     parts << (c->code ? tr("not measured here yet: Run (F9) re-times it") : tr("no program to measure"));

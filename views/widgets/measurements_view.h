@@ -6,6 +6,8 @@
 #include <QWidget>
 #include <memory>
 
+#include "views/model/speedup_series.h"
+
 class QLabel;
 class QTableView;
 
@@ -27,6 +29,9 @@ class MeasurementsView : public QWidget {
   void observe(const OpenRun* open);
   void showRow(std::shared_ptr<const LoadedRun> run, std::shared_ptr<const MeasuredHistory> history, int row);
   void refresh();  // the history gained runs: the newest is selected
+  // The series whose claim the headline puts first (OpenRun::series); a run that does not record it shows
+  // its first.
+  void setSeries(const SpeedupSeries& series);
 
   QString headline() const;
   QTableView* table() const { return m_table; }
@@ -44,6 +49,7 @@ class MeasurementsView : public QWidget {
   std::shared_ptr<const LoadedRun> m_run;
   std::shared_ptr<const MeasuredHistory> m_history;
   int m_row = -1;
+  SpeedupSeries m_series;
   QLabel* m_headline;
   MeasurementTableModel* m_model;
   QTableView* m_table;

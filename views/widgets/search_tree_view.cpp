@@ -122,6 +122,7 @@ void SearchTreeView::observe(const OpenRun* open) {
   connect(open, &OpenRun::flagsChanged, this, &SearchTreeView::recolour);
   connect(open, &OpenRun::historyChanged, this, &SearchTreeView::recolour);
   connect(open, &OpenRun::runAdded, this, &SearchTreeView::recolour);
+  connect(open, &OpenRun::seriesChanged, this, &SearchTreeView::recolour);
   connect(open, &OpenRun::currentChanged, this, &SearchTreeView::showCurrent);
 }
 
@@ -180,7 +181,7 @@ void SearchTreeView::rebuild() {
 }
 
 std::vector<Rgb> SearchTreeView::colourStates() {
-  m_states = searchNodeStates(*m_open->run(), m_open->history().get(), *m_tree);
+  m_states = searchNodeStates(*m_open->run(), m_open->history().get(), *m_tree, m_open->series());
   std::vector<Rgb> colours;
   colours.reserve(m_states.size());
   for (const SearchNodeState& s : m_states) colours.push_back(searchNodeColour(s));

@@ -6,6 +6,7 @@
 #include <QIODevice>
 #include <QLabel>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "views/charts/chart_export.h"
 #include "views/model/counted.h"
@@ -117,6 +118,15 @@ void ShapeMapView::observe(const OpenRun* open) {
     connect(open, signal, this, &ShapeMapView::rebuild);
   connect(open, &OpenRun::runAdded, this, &ShapeMapView::rebuild);
   connect(open, &OpenRun::currentChanged, m_canvas, &ShapeMapCanvas::setCurrentRow);
+  // The series chosen in the task list or the charts, when the GEMM tasks record it, is the map's too.
+  connect(open, &OpenRun::seriesChanged, this, [this, open] {
+    const SpeedupSeries& chosen = open->series();
+    if (std::find(m_series.begin(), m_series.end(), chosen) == m_series.end()) return;
+    m_wantBaseline = q(chosen.baseline);
+    m_wantMode = q(chosen.mode);
+    fillChoices();
+    rebuild();
+  });
 }
 
 void ShapeMapView::fillChoices() {
