@@ -47,7 +47,7 @@ class CompileCommand : public QObject {
 
  public slots:
   void trigger();
-  // Run on a machine without a GPU (issue 21 item 4): the same compile, said as what Run did instead
+  // Run on a machine without a GPU: the same compile, said as what Run did instead
   // ("No GPU here: Run compiled the kernel for sm_90a instead of running it: …").
   void compileForRun();
   void chooseArch();

@@ -50,7 +50,7 @@ static void initResources() { Q_INIT_RESOURCE(kernelscope); }
 namespace ks {
 namespace {
 
-// 2: the default layout changed (issue 17: Analysis below the code, beside Flags); a state saved by an older
+// 2: the default layout changed (Analysis below the code, beside Flags); a state saved by an older
 // version is not restored, so the window opens in the new default.
 constexpr int kStateVersion = 2;
 const QSize kDefaultSize(1500, 940);
@@ -108,7 +108,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_issuesDock = addDock(tr("Load issues"), QStringLiteral("issuesDock"), m_issues, Qt::BottomDockWidgetArea);
   m_measurementsDock = addDock(tr("Measurements"), QStringLiteral("measurementsDock"), m_measurements,
                                Qt::BottomDockWidgetArea);
-  // Every pane keeps a usable size (issue 17): the window cannot be made, nor a splitter dragged, smaller
+  // Every pane keeps a usable size: the window cannot be made, nor a splitter dragged, smaller
   // than these, and they add up to less than 1024 × 700.
   m_center->setMinimumSize(kMinimumCenter);
   m_tasks->setMinimumSize(kMinimumTasks);
@@ -194,7 +194,7 @@ void MainWindow::connectOpenRun() {
   connect(m_open, &OpenRun::currentChanged, this, [this](int row) {
     restoreEdit(row);
     const bool program = m_code->hasProgram();
-    // Run is disabled, with the reason in its tooltip, for a program that cannot run at all (issue 17: a .cu
+    // Run is disabled, with the reason in its tooltip, for a program that cannot run at all (a .cu
     // without a reference was enabled and said why only in the status bar once chosen).
     const QString why =
         program ? m_runs->whyNotRunnable(m_open->run(), row, m_code->candidateProgram()) : QString();
@@ -350,7 +350,7 @@ void MainWindow::showLoadFailure(const QString& path, const QString& message) {
 
 void MainWindow::applyDefaultLayout() {
   // The task list runs the full height on the left; below the code, Analysis beside the tabbed Flags,
-  // Measurements and Load issues. The code panes get the width, so the reference is readable (issue 17).
+  // Measurements and Load issues. The code panes get the width, so the reference is readable.
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
   for (QDockWidget* dock : {m_tasksDock, m_analysisDock, m_flagsDock, m_issuesDock, m_measurementsDock}) {

@@ -52,10 +52,10 @@ class MainWindow : public QMainWindow {
 
  public:
   // Ctrl+<number> shows each (View menu). Shapes and Roofline are tabs shown only for runs with GEMM tasks.
-  // Search (Ctrl+9) is the search tree tab (issue 14), shown for every run.
+  // Search (Ctrl+9) is the search tree tab, shown for every run.
   enum class Pane { Tasks, Code, Analysis, Charts, Flags, Issues, Measurements, Shapes, Roofline, Search };
 
-  // The least size of each pane (issue 17). Their sum fits kSmallestScreen, the smallest window the layout
+  // The least size of each pane. Their sum fits kSmallestScreen, the smallest window the layout
   // is made for; a restored layout that does not fit it, or leaves a pane below its least size, is replaced
   // by the default one.
   static constexpr QSize kSmallestScreen{1024, 700};

@@ -276,7 +276,7 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 QString MainWindow::dialogFolder() const {
-  // The open file's folder first (issue 17: the dialogs started in the home folder), then the last one used.
+  // The open file's folder first (the dialogs started in the home folder), then the last one used.
   if (!m_open->path().isEmpty()) {
     const QFileInfo open(m_open->path());
     return open.isDir() ? open.absoluteFilePath() : open.absolutePath();
@@ -307,7 +307,7 @@ QFileDialog* MainWindow::makeFolderDialog() {
   dialog->setObjectName(QStringLiteral("openFolderDialog"));
   dialog->setFileMode(QFileDialog::Directory);
   dialog->setOption(QFileDialog::ShowDirsOnly);
-  // Qt's own dialog completes a typed path in a popup that takes the first Return (issue 17: Return went to
+  // Qt's own dialog completes a typed path in a popup that takes the first Return (Return went to
   // the autocomplete, not to Open); completed inline, the first Return opens the folder.
   if (auto* edit = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")); edit && edit->completer())
     edit->completer()->setCompletionMode(QCompleter::InlineCompletion);
@@ -334,7 +334,7 @@ QString MainWindow::applyRunSettings() {
 void MainWindow::runSelected() {
   applyRunSettings();
   // No GPU here and the program builds CUDA: torch would fail in its architecture detection before nvcc
-  // ran, and the run would time the PyTorch fallback. Run compiles the kernel instead (issue 21 item 4).
+  // ran, and the run would time the PyTorch fallback. Run compiles the kernel instead.
   if (m_open->currentRow() >= 0 && m_code->hasProgram() &&
       m_runs->compilesInsteadOfRunning(m_code->candidateProgram())) {
     m_compile->compileForRun();

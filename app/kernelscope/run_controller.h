@@ -1,6 +1,6 @@
 #pragma once
 // Re-runs candidates through kscope-runner without blocking the GUI: a queue of RunJobs worked by one runner
-// per GPU (issue 18; the GPUs of runs::gpuRunners: every one found unless the Run settings name some, one
+// per GPU (the GPUs of runs::gpuRunners: every one found unless the Run settings name some, one
 // runner when there is none or one), each runner's RunWorker on a QThread of its own (a runner request
 // blocks for the whole evaluation). A runner takes the next job as it frees up. Each job's answer is recorded
 // in the results store there, with the GPU that measured it, and reported here (finished). With one runner
@@ -71,7 +71,7 @@ class RunController : public QObject {
   // Why row `row`'s candidate, as `program`, cannot be run at all (a .cu without a reference, ...); empty
   // when it can. Does not look at the runner: that problem is said when Run is chosen.
   QString whyNotRunnable(const std::shared_ptr<const LoadedRun>& run, int row, const QString& program) const;
-  // Whether Run should compile `program` with nvcc alone instead of running it (issue 21 item 4): the runner
+  // Whether Run should compile `program` with nvcc alone instead of running it: the runner
   // said it has no GPU, the device is Auto (not an explicit cpu), and the program builds CUDA with
   // load_inline. Run there would fail inside torch's architecture detection before nvcc ran, and time the
   // program's PyTorch fallback; the compile-only path shows the real compiler errors and resources instead.

@@ -1,4 +1,4 @@
-// kscope merge OUT PARTS... [--file FILE]: joins the --out files of several `kscope batch` shards (issue 18)
+// kscope merge OUT PARTS... [--file FILE]: joins the --out files of several `kscope batch` shards
 // into one results file of the same format. An entry (task, candidate, code hash) found in two parts is
 // reported and kept once (the later recorded_at). With --file, entries of FILE missing from every part are
 // listed (exit 1) and the merged results are recorded in the results store, as a local batch would have

@@ -1,5 +1,5 @@
 // kscope report FILE [--task L/T ...] [--candidate ID] --out report.html|report.pdf: a case study people can
-// open anywhere (issue 19). The page is written from the report's content model (views/model/report_content.h,
+// open anywhere. The page is written from the report's content model (views/model/report_content.h,
 // shared with the GUI's File > Export and presentation mode): without --task, the summary statistics, the
 // distribution charts and a table of tasks linking to one section per candidate. HTML is self-contained;
 // PDF is Qt's own writer (views/report/report_pdf.h). Built only with Qt (KSCOPE_GUI).

@@ -1,5 +1,5 @@
 // kscope slurm FILE --tasks N [--gpus-per-task G] [--timing-jobs J] [--partition P] [--time T] [--build-nodes M] [--dry-run]:
-// re-times FILE on a Slurm cluster with Slurm's own job arrays (issue 18). Writes into --dir (a folder every
+// re-times FILE on a Slurm cluster with Slurm's own job arrays. Writes into --dir (a folder every
 // node sees) an sbatch script for an array of N timing tasks, each `kscope batch FILE --shard i/N` into
 // shard-<i>.jsonl, and with --build-nodes M first a CPU-only array of M `--build-only` shards that fill the
 // build cache (DIR/cache, shared by all nodes; entries are published by atomic rename), which the timing

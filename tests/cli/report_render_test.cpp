@@ -1,4 +1,4 @@
-// `kscope report` as a person sees it (issue 19): the HTML rendered by headless Chromium (Debian `chromium`),
+// `kscope report` as a person sees it: the HTML rendered by headless Chromium (Debian `chromium`),
 // offline, and the PDF rasterised by pdftoppm (poppler-utils); each page must not be blank (pixel statistics
 // of the picture) and must hold the expected text (pdftotext). Without those programs the tests fail and say
 // what to install (packaging/debian-test-deps.txt).

@@ -1,4 +1,4 @@
-// The window's layout (issue 17): it fits 1024 × 700 with every pane above its least size and the run
+// The window's layout: it fits 1024 × 700 with every pane above its least size and the run
 // settings in sight, the reference is readable at the default size, View ▸ Reset Layout puts every pane
 // back, and a saved layout in which a pane would be unusable is replaced by the default one.
 #include <Qsci/qsciscintilla.h>

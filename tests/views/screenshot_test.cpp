@@ -92,7 +92,7 @@ TEST(Screenshots, MainViewsOnTheCudaL1Release) {
   save(window.codeView(), QStringLiteral("code_compare.png"));
   save(window.flagsView(), QStringLiteral("flags.png"));
   save(window.analysisView(), QStringLiteral("analysis.png"));
-  // The smallest window the layout is made for (issue 17): every pane still usable.
+  // The smallest window the layout is made for: every pane still usable.
   window.resize(MainWindow::kSmallestScreen);
   QTest::qWait(100);
   save(&window, QStringLiteral("main_window_1024x700.png"));
@@ -115,7 +115,7 @@ TEST(Screenshots, MainViewsOnTheCudaL1Release) {
 }
 
 // A re-run whose probes caught the cached-output hack (a result made here, no runner needed): the header,
-// the Measurements table and the task table say so before the struck-through number (issue 17).
+// the Measurements table and the task table say so before the struck-through number.
 TEST(Screenshots, ACaughtHackNeverReadsAsAWin) {
   ASSERT_TRUE(QDir().mkpath(kOut));
   forgetLayout();
@@ -225,7 +225,7 @@ TEST(Screenshots, RerunResultsAnEditsErrorAndRecordedVsMeasured) {
 namespace ks {
 namespace {
 
-// Issue 17 item 2 / issue 21 item 3 on the Charts tab, at the smallest window the layout is made for and at
+// The Charts tab, at the smallest window the layout is made for and at
 // the default size: the release's caught hacks (static hack flags) and a few fallback-timed re-runs (results
 // made here: each candidate's kernel did not build and its program timed the PyTorch fallback) are grey and
 // counted, never wins. Then a repaired run's details with the three numbers side by side.

@@ -1,4 +1,4 @@
-// The Search tab (issue 14) in the window, offscreen: a click on a candidate selects it in the shared
+// The Search tab in the window, offscreen: a click on a candidate selects it in the shared
 // OpenRun (every pane follows) and the tab's compare shows it against its parent; hovering shows its idea;
 // a selection made elsewhere is ringed; a run without lineage is a flat list and says so; Ctrl+9 shows the
 // tab; and a 100 000-candidate search lays out, paints and hit-tests at interactive speed (times printed;

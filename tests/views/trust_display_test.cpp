@@ -148,7 +148,7 @@ TEST(TrustDisplay, TheRecordedVsMeasuredChartGreysACaughtHackOrAFallback) {
   EXPECT_EQ(verdicts[test::kRowB], "");
 }
 
-// Issue 17 item 2 / issue 21 item 3 for the Charts tab: the histogram, the CDF and the per-level chart mark a
+// The Charts tab: the histogram, the CDF and the per-level chart mark a
 // caught hack and a fallback-timed number (the verdicts of speedup_trust.h) as not a win, with a legend entry
 // and a count, and leave them out of the summary's statistics.
 TEST(TrustDisplay, TheSpeedupChartsDrawCaughtHacksAndFallbacksApartAndCountThem) {

@@ -1,5 +1,5 @@
 #pragma once
-// Every chart in the window can be saved as a picture (issue 19): "Save Chart as PNG…" and "Save Chart as
+// Every chart in the window can be saved as a picture: "Save Chart as PNG…" and "Save Chart as
 // SVG…" in its context menu. PNG is what the widget shows (grab); SVG is the widget painted into Qt SVG's
 // QSvgGenerator, so text and lines stay vectors. The Charts tab's four charts, the roofline and the shape map
 // use it.

@@ -79,7 +79,7 @@ void ChartsView::buildHistogram() {
   x->append(categories);
   x->setTitleText(tr("speedup (×): a bar counts the candidates from its label up to the next label"));
   // Upright labels need about 40 px a bin; with more bins than a narrow chart (1024 × 700) gives that room,
-  // Qt Charts elided them to "1…" (issue 17): turned, they fit.
+  // Qt Charts elided them to "1…": turned, they fit.
   if (categories.size() > 12) x->setLabelsAngle(-90);
   auto* y = new QValueAxis;
   y->setLabelFormat(QStringLiteral("%d"));
@@ -87,7 +87,7 @@ void ChartsView::buildHistogram() {
   std::size_t most = 0;
   for (const auto& bin : m_bins) most = std::max(most, bin.rows.size());
   // Counts are whole: ticks at a whole step (1, 2, 5, 10, 20, ...) so that no label repeats ("0, 0, 1, 1",
-  // issue 17), about five of them.
+  // the repeats once seen), about five of them.
   int step = 1;
   for (int scale = 1; step * 5 < static_cast<int>(most); scale *= 10)
     for (int m : {1, 2, 5})

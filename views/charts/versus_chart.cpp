@@ -118,7 +118,7 @@ void ChartsView::buildVersus() {
   auto* disagree = new QScatterSeries;
   disagree->setName(tr("disagrees by more than %1%").arg(runs::kDisagreement * 100, 0, 'f', 0));
   disagree->setColor(QColor(0xd4, 0x8a, 0x00));
-  // A caught hack's or a fallback's number is no agreement nor disagreement of the kernel (issue 17): grey.
+  // A caught hack's or a fallback's number is no agreement nor disagreement of the kernel: grey.
   auto* untrusted = new QScatterSeries;
   untrusted->setName(tr("caught hack or fell back: not the kernel's number"));
   untrusted->setColor(QColor(0x9a, 0x9a, 0x9a));

@@ -1,5 +1,5 @@
 #pragma once
-// What a case-study report holds (issue 19), without widgets: the run's summary statistics and speedup
+// What a case-study report holds, without widgets: the run's summary statistics and speedup
 // distribution, and one section per chosen candidate — the task with its reference, the model's analysis,
 // the code diff against the candidate's parent (else the reference) with changed lines marked, the recorded
 // and re-measured numbers (GPU, method, date) and the flags with their evidence lines. `kscope report`, the

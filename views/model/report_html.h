@@ -1,5 +1,5 @@
 #pragma once
-// A ReportContent as one self-contained HTML page (issue 19): styles inline, code coloured, charts as inline
+// A ReportContent as one self-contained HTML page: styles inline, code coloured, charts as inline
 // SVG, nothing fetched from a network. The same writer serves Qt's rich text for the PDF (report_pdf.h),
 // which understands a subset of HTML: there charts are <img> names the PDF writer provides as resources
 // and code lines are plain blocks. Where the trust rule speaks against a number, its verdict comes first

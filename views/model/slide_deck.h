@@ -1,5 +1,5 @@
 #pragma once
-// The slides of a talk about an open run (issue 19, presentation mode): which candidates, in which order.
+// The slides of a talk about an open run (presentation mode): which candidates, in which order.
 // Saved next to the run in a sidecar file, `<run file>.slides.json` (docs/formats.md, "Presentation
 // sidecar"), so that a talk can be prepared and reopened with the run. A slide names its candidate by task
 // key and candidate id, as the CLI does, so that the sidecar survives edits that reorder the file.

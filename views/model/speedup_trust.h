@@ -32,7 +32,7 @@ SpeedupTrust speedupTrust(const LoadedRun& run, const MeasuredHistory* history, 
 // newest run of the recorded program.
 SpeedupTrust runTrust(const runs::MeasuredRun& run);
 
-// What a text that shows the number says first (issue 17): "caught hack", "fell back", "caught hack, fell
+// What a text that shows the number says first: "caught hack", "fell back", "caught hack, fell
 // back"; empty when trusted.
 std::string trustHeadline(const SpeedupTrust& trust);
 

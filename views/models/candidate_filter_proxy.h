@@ -3,7 +3,7 @@
 // flag family and by free text (every whitespace-separated word must occur in the task key, name,
 // candidate id or flag families, case-insensitive).
 //
-// Index vectors rather than QSortFilterProxyModel (issue 14 item 4: a million rows): each column's
+// Index vectors rather than QSortFilterProxyModel (a million rows): each column's
 // ascending order of every source row is worked out once, with a stable radix sort on a 64-bit key over the
 // task order (the tie-break), and kept until the column's values change; descending is the same order read
 // backwards. A filter change is then one pass over the sorted order (kept rows become the proxy rows) and

@@ -285,7 +285,7 @@ void CandidateTableModel::computeFlagValues() {
     for (const Flag& f : m_run->flags(static_cast<int>(r))) add(f.family, severityRank(f.severity));
     if (r < m_runtime.size())
       for (const auto& [family, rank] : m_runtime[r]) add(family, rank);
-    // The worst family first (issue 17: the column shows the hack, not the first benign family it found);
+    // The worst family first (the column shows the hack, not the first benign family it found);
     // families of one severity stay in the order they were raised.
     std::vector<std::size_t> order(v.families.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -457,7 +457,7 @@ QVariant CandidateTableModel::measuredDisplay(int row) const {
   if (run->row.outcome == "error") return tr("✗ %1").arg(QString::fromStdString(run->row.errorKind));
   if (run->row.outcome == "incorrect") return tr("✗ incorrect");
   if (!run->row.speedup) return tr("not timed");
-  // The verdict first (issue 17): "hack · 10059.9×", struck through by the font.
+  // The verdict first: "hack · 10059.9×", struck through by the font.
   const SpeedupTrust& t = trust(row);
   const QString verdict = t.hack ? tr("hack") : t.fellBack ? tr("fell back") : QString();
   return verdict.isEmpty() ? formatSpeedup(*run->row.speedup)

@@ -126,7 +126,7 @@ QVariant MeasurementTableModel::runData(const MeasuredHistory::Entry& e, int col
       return QBrush(QColor(0xf8, 0xd7, 0xda));
     return {};
   }
-  // A caught hack's or a fallback's number is struck through (speedup_trust.h, issue 17).
+  // A caught hack's or a fallback's number is struck through (speedup_trust.h).
   if (role == Qt::FontRole && column == SpeedupColumn && run.row.speedup && !runTrust(run).trusted) {
     QFont font;
     font.setStrikeOut(true);

@@ -41,7 +41,7 @@ QString summaryMarkdown(const Task& task, const Candidate& candidate) {
   const ChangeSummary s = ChangeSummary::compute(task.referenceCode, *candidate.code);
   const bool noReference = QString::fromStdString(task.referenceCode).trimmed().isEmpty();
   QString md = QObject::tr("#### What changed\n\n");
-  // Without a reference (a lone .cu) there is nothing it changed: say so instead of "+306/−0" (issue 17).
+  // Without a reference (a lone .cu) there is nothing it changed: say so instead of "+306/−0".
   if (noReference) {
     md += QObject::tr("- **No reference program** to compare with: %1 lines of its own\n").arg(s.linesAdded);
     md += s.kernels.isEmpty() ? QObject::tr("- **No `__global__` kernel** defined\n")

@@ -461,7 +461,7 @@ void CodeCompareView::revertEdit() {
   fillCandidateChoices(shownText(c->code));
   setEditing(false);
   updateDiff();
-  // The edit's problems go with it (issue 17: a problem entry stayed after Revert); the recorded program's
+  // The edit's problems go with it (a problem entry stayed after Revert); the recorded program's
   // own, from its newest run, come back.
   if (m_open)
     showRunEvidence();

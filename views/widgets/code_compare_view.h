@@ -66,7 +66,7 @@ class CodeCompareView : public QWidget {
   void applyEdit(const QString& text);
   // Shows the problems of a run of the program on show (replacing earlier ones); an empty list clears them.
   void showProblems(const std::vector<CodeProblem>& problems);
-  // The Search tab's compare (issue 14): the reference side starts at the candidate's first parent that
+  // The Search tab's compare: the reference side starts at the candidate's first parent that
   // the task holds ("Parent: r1", offered in every mode after the baselines), and the program cannot be
   // edited here (edits belong to the Code tab, which autosaves them).
   void setParentMode(bool on);

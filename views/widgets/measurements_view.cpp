@@ -151,7 +151,7 @@ void MeasurementsView::updateHeadline() {
         colour = QStringLiteral("#1a7f37");
         break;
     }
-    // A caught hack or a fallback says so first, its number struck through (speedup_trust.h, issue 17).
+    // A caught hack or a fallback says so first, its number struck through (speedup_trust.h).
     const std::string verdict = trustHeadline(speedupTrust(*m_run, m_history.get(), m_row));
     const QString shown = verdict.empty()
                               ? value
@@ -180,7 +180,7 @@ void MeasurementsView::showSelected() {
         &e->run, e->recordedProgram, {},
         repairedBesideHtml(e->run, m_history ? m_history->fallbackBefore(m_row, e->run) : nullptr,
                            c ? c->speedup() : std::nullopt) +
-            gemmBaselinesHtml(e->run, c));  // GEMM tasks: per baseline and timing method (issue 13)
+            gemmBaselinesHtml(e->run, c));  // GEMM tasks: per baseline and timing method
   } else if (current.isValid()) {
     m_result->showRun(nullptr, false,
                       tr("A claim read from the file: KernelScope has no details of how it was "

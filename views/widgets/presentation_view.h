@@ -1,5 +1,5 @@
 #pragma once
-// Presentation mode (issue 19): the open run's chosen candidates as full-screen slides in large type — the
+// Presentation mode: the open run's chosen candidates as full-screen slides in large type — the
 // verdict first when the trust rule speaks against a number, the recorded and re-measured numbers with
 // their interval and method, the flags with their evidence lines, the model's idea, the diff with changed
 // lines marked and the reference. Each slide is a report section (views/model/report_content.h, written by

@@ -99,7 +99,7 @@ QString timingHtml(const protocol::EvaluateResult& r) {
   if (profiled) header << QObject::tr("GPU busy");
   QString rows = row(header, true);
   // A high CV with a steady median is a few slow trials: say which, so a person can tell one outlier from a
-  // slow stretch (results before session 4 carry no trial list).
+  // slow stretch (older results carry no trial list).
   QString slow, hostBound;
   for (const auto& [name, s] :
        {std::pair{QObject::tr("reference"), t.reference}, {QObject::tr("candidate"), t.candidate}}) {
@@ -199,7 +199,7 @@ QString resultHtml(const runs::MeasuredRun& run, const protocol::EvaluateResult&
                "<p style='background-color: #fff8c5; color: #6a4800; padding: 4px'><b>%1</b> Not the "
                "kernel's: do not read it as a win.</p>")
                .arg(html(note));
-  // A caught hack or a fallback says so first, the number struck through (speedup_trust.h, issue 17).
+  // A caught hack or a fallback says so first, the number struck through (speedup_trust.h).
   out += QObject::tr("<h3>%1</h3>").arg(runHeadlineHtml(run));
   out += QObject::tr("<p>%1</p>").arg(environmentHtml(r.environment));
   out += runtimeFlagsHtml(r) + correctnessHtml(r.correctness) + timingHtml(r) + kernelsHtml(r);

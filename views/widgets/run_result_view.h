@@ -25,7 +25,7 @@ class RunResultView : public QWidget {
 
   // Shows `run`, a run of the candidate's recorded program or of an edit of it; nullptr: `note` instead.
   // `beside` (rich text, may be empty) goes first, before the headline: for a repaired program the
-  // recorded, fallback and kernel numbers side by side (repairedBesideHtml, issue 21 item 3).
+  // recorded, fallback and kernel numbers side by side (repairedBesideHtml).
   void showRun(const runs::MeasuredRun* run, bool recordedProgram, const QString& note = {},
                const QString& beside = {});
   QString plainText() const;

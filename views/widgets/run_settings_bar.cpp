@@ -19,7 +19,7 @@
 namespace ks {
 namespace {
 
-constexpr quint32 kStateVersion = 2;  // 2: the GPUs (issue 18); a state of version 1 is read too
+constexpr quint32 kStateVersion = 2;  // 2: the GPUs; a state of version 1 is read too
 
 QSpinBox* autoSpin(const QString& objectName, int max, const QString& suffix, QWidget* parent) {
   auto* spin = new QSpinBox(parent);
@@ -69,7 +69,7 @@ RunSettingsBar::RunSettingsBar(QWidget* parent)
   showEnvironment(tr("runner not started"), {});
 
   // The two limits are set rarely: they live in a popup behind one button whose text says what they are,
-  // so that the bar fits a 1024-px window with Device, Trials and Seeds in sight (issue 17).
+  // so that the bar fits a 1024-px window with Device, Trials and Seeds in sight.
   m_limitsButton->setObjectName(QStringLiteral("runLimitsButton"));
   m_limitsButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
   m_limitsButton->setArrowType(Qt::NoArrow);

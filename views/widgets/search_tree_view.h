@@ -1,5 +1,5 @@
 #pragma once
-// The Search tab (issue 14): the search behind a run as a layered tree, one round per layer
+// The Search tab: the search behind a run as a layered tree, one round per layer
 // (views/model/search_tree.h), drawn by SearchTreeCanvas; beside it the best so far by round
 // (BestByRoundChart); below, the selected candidate against its parent in a CodeCompareView in parent mode.
 // One task's search at a time (ids are per task), or every task side by side. Colour is the speedup on the
