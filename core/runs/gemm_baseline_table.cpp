@@ -6,16 +6,11 @@
 #include "core/protocol/gemm_baselines.h"
 #include "core/runs/agreement.h"
 #include "core/runs/method_gap.h"
+#include "core/runs/number_text.h"
 #include "core/stats/gemm_methods.h"
 
 namespace ks::runs {
 namespace {
-
-std::string fixed2(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
 
 std::string padded(std::string s, std::size_t width) {
   if (s.size() < width) s.append(width - s.size(), ' ');

@@ -2,44 +2,29 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "core/protocol/gemm_baselines.h"
+#include "core/runs/number_text.h"
 
 namespace ks::runs {
 namespace {
-
-std::string times(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f×", v);
-  return buf;
-}
-
-std::string duration(double ms) {  // per-call times: µs below a millisecond
-  char buf[32];
-  if (ms < 1)
-    std::snprintf(buf, sizeof buf, "%.1f µs", ms * 1000);
-  else
-    std::snprintf(buf, sizeof buf, "%.2f ms", ms);
-  return buf;
-}
 
 bool beyondNoise(double a, double b, double spread) {
   return a > 0 && b > 0 && std::fabs(std::log(a / b)) > std::log1p(std::max(spread, kMethodTolerance));
 }
 
 std::string sentence(const MethodGap& g, const protocol::BaselineTiming& seed) {
-  std::string s = g.baseline + ": CUDA-L2's method gives " + times(g.seed);
-  if (g.spread > 0) s += " (±" + std::to_string(static_cast<int>(std::lround(g.spread * 100))) + " %)";
-  s += ", KernelScope's " + times(g.own) + " (L2 flushed, medians).";
+  std::string s = g.baseline + ": CUDA-L2's method gives " + timesText(g.seed);
+  if (g.spread > 0) s += " (±" + percentText(g.spread) + ")";
+  s += ", KernelScope's " + timesText(g.own) + " (L2 flushed, medians).";
   if (g.events && g.kernelOverheadUs && g.baselineOverheadUs) {
-    s += " CUDA-L2's host clock reads " + duration(seed.candidateMs) + " for the kernel and " +
-         duration(seed.baselineMs) + " for " + g.baseline + " per call; CUDA events in the same protocol " +
-         duration(seed.eventCandidateMs) + " and " + duration(seed.eventBaselineMs) + ", a ratio of " +
-         times(*g.events) + ": the host clock adds " + duration(*g.kernelOverheadUs / 1000) + " and " +
-         duration(*g.baselineOverheadUs / 1000) + " to each call (synchronize, launch, Python).";
+    s += " CUDA-L2's host clock reads " + durationText(seed.candidateMs) + " for the kernel and " +
+         durationText(seed.baselineMs) + " for " + g.baseline + " per call; CUDA events in the same protocol " +
+         durationText(seed.eventCandidateMs) + " and " + durationText(seed.eventBaselineMs) + ", a ratio of " +
+         timesText(*g.events) + ": the host clock adds " + durationText(*g.kernelOverheadUs / 1000) + " and " +
+         durationText(*g.baselineOverheadUs / 1000) + " to each call (synchronize, launch, Python).";
   }
-  if (g.warm) s += " One loop on shared inputs with medians (kscope-l2-warm): " + times(*g.warm) + ".";
+  if (g.warm) s += " One loop on shared inputs with medians (kscope-l2-warm): " + timesText(*g.warm) + ".";
   s += " Beside the paper quote CUDA-L2's; for the kernel's own speed KernelScope's.";
   return s;
 }
