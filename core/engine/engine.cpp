@@ -10,6 +10,7 @@
 
 #include "core/hash/sha256.h"
 #include "core/engine/clock_identity.h"
+#include "core/engine/cuda_l1_eval.h"
 #include "core/engine/import_state.h"
 #include "core/engine/environment_probe.h"
 #include "core/engine/gpu_share.h"
@@ -242,6 +243,10 @@ Outcome<protocol::EvaluateResult> Engine::evaluate(const protocol::Request& requ
     ProbeResults found = probes.finish(r.environment.deviceName);
     r.runtimeFlags = std::move(found.flags);
     r.probes = std::move(found.report);
+    // CUDA-L1's own evaluation beside KernelScope's, after it: its calls cannot change KernelScope's numbers.
+    if (!native && options.cudaL1Eval)
+      r.cudaL1 = evaluateCudaL1(std::get<ModelPair>(pair), candidate.code, dev, *options.cudaL1Eval,
+                                static_cast<std::uint64_t>(options.seed), r.timing, reporter);
     if (share) r.gpuShare = protocol::GpuShareWaits{share->sharedWaitSeconds(), share->exclusiveWaitSeconds()};
     if (task.gemm) {
       r.gemm = gemmRun(*task.gemm);

@@ -265,6 +265,38 @@ struct GemmBaselines {
   bool operator==(const GemmBaselines&) const = default;
 };
 
+// CUDA-L1's own evaluation of a Python task (its eval_cuda.py eval_pipeline; core/engine/cuda_l1_method.h),
+// when options.cuda_l1_eval asks for it: its correctness check and, when that passes, its timing, beside
+// KernelScope's own (`correctness`, `timing`), in the same run.
+struct CudaL1Check {
+  int trials = 0, passed = 0;
+  bool ok = false;
+  double atol = 0, rtol = 0;  // torch.allclose's (CUDA-L1: 1e-2 and 1e-2)
+  std::string message;        // CUDA-L1's words for the failure; empty when ok
+  int failedTrial = 0;        // 1-based; 0: none failed
+  std::int64_t failedSeed = 0;
+  // Over the trials compared: the largest |reference - candidate|, the mean difference of that trial, and the
+  // largest share of allclose's bound (atol + rtol * |candidate|) an element used: over 1 fails.
+  double maxDiff = 0, avgDiff = 0, worstShare = 0;
+  bool operator==(const CudaL1Check&) const = default;
+};
+
+struct CudaL1Eval {
+  CudaL1Check check;
+  std::string clock;  // "cuda-events" | "wall" (cpu); empty when not timed
+  int globalTrials = 0, perfTrials = 0, warmup = 0;  // as asked
+  // Per global trial run: mean(reference) / mean(candidate) per-call ms, and those means.
+  std::vector<double> scores, referenceMs, candidateMs;
+  double speedup = 0;         // the mean of `scores`: CUDA-L1's figure; 0 when not timed
+  double spread = 0;          // 95 % half-width of that mean over the global trials, relative to it
+  bool stoppedEarly = false;  // a score below 0.3 ended the global trials, as eval_pipeline does
+  // The same protocol with the L2 cache flushed before each timed call (its scores' mean; 0: not timed).
+  std::vector<double> flushedScores;
+  double flushedSpeedup = 0;
+  std::string note;  // why it was not timed, or what failed
+  bool operator==(const CudaL1Eval&) const = default;
+};
+
 struct EvaluateResult {
   std::string codeHash;  // "sha256:<hex>" of candidate.code
   std::string device;
@@ -285,6 +317,8 @@ struct EvaluateResult {
   std::optional<GemmRun> gemm;  // GEMM tasks only
   // GEMM tasks: the baselines by method; absent in older runners' results and when nothing was timed
   std::optional<GemmBaselines> baselines;
+  // Python tasks whose request asked for it (options.cuda_l1_eval); absent otherwise and in older results.
+  std::optional<CudaL1Eval> cudaL1;
   // Per probe, what it measured or why it did not run: {"repeat-calls": {"ran": true, ...}, ...}.
   nlohmann::ordered_json probes = nlohmann::ordered_json::object();
   bool operator==(const EvaluateResult&) const = default;

@@ -25,6 +25,8 @@ const char* phaseName(Phase phase) {
       return "profile";
     case Phase::Probes:
       return "probes";
+    case Phase::SeedMethod:
+      return "seed-method";
   }
   return "?";
 }
@@ -58,7 +60,7 @@ namespace {
 Phase phaseFrom(const Fields& f) {
   const std::string s = f.str("phase");
   for (Phase p :
-       {Phase::Load, Phase::Build, Phase::Correctness, Phase::Probes, Phase::Timing, Phase::Profile})
+       {Phase::Load, Phase::Build, Phase::Correctness, Phase::Probes, Phase::Timing, Phase::Profile, Phase::SeedMethod})
     if (s == phaseName(p)) return p;
   throw DecodeError{f.pathOf("phase") + ": unknown phase \"" + s + "\""};
 }

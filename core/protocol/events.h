@@ -16,7 +16,9 @@ using Json = nlohmann::ordered_json;
 
 inline constexpr int kProtocolVersion = 1;
 
-enum class Phase { Load, Build, Correctness, Probes, Timing, Profile };
+// SeedMethod: a seed's own evaluation beside KernelScope's (options.cuda_l1_eval), after its timing and profile;
+// its progress counts that method's global trials, not KernelScope's trials.
+enum class Phase { Load, Build, Correctness, Probes, Timing, Profile, SeedMethod };
 
 // Tampering: the runner's answer broke the protocol in a way only a program that reached the channel, or lied
 // about its own measurement, could make it (docs/runner-protocol.md, "Threat model"); never a trusted number.
@@ -101,7 +103,7 @@ struct ErrorEvent {
 
 using Event = std::variant<ReadyEvent, PhaseEvent, ProgressEvent, BuildEvent, ResultEvent, ErrorEvent>;
 
-const char* phaseName(Phase phase);         // "load", "build", "correctness", "probes", "timing", "profile"
+const char* phaseName(Phase phase);  // "load", "build", "correctness", "probes", "timing", "profile", "seed-method"
 const char* errorKindName(ErrorKind kind);  // "protocol", "load", ...
 
 }  // namespace ks::protocol

@@ -76,6 +76,14 @@ struct Options {
   // timing methods to these names (core/stats/gemm_methods.h); empty: all four.
   std::optional<double> gemmWarmupSeconds, gemmSeconds;
   std::vector<std::string> gemmBaselines, gemmMethods;
+  // Python tasks: also CUDA-L1's own evaluation (core/engine/cuda_l1_method.h) with these trial counts;
+  // nullopt: not run.
+  struct CudaL1EvalOptions {
+    int correctTrials = 10, globalTrials = 7, perfTrials = 10;
+    bool flushedTwin = true;  // the same protocol again with the L2 flushed (the flush's share, measured)
+    bool operator==(const CudaL1EvalOptions&) const = default;
+  };
+  std::optional<CudaL1EvalOptions> cudaL1Eval;
   bool operator==(const Options&) const = default;
 };
 

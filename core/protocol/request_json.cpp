@@ -146,6 +146,11 @@ Json toJson(const Options& o) {
   if (o.gemmSeconds) j["gemm_s"] = *o.gemmSeconds;
   if (!o.gemmBaselines.empty()) j["gemm_baselines"] = o.gemmBaselines;
   if (!o.gemmMethods.empty()) j["gemm_methods"] = o.gemmMethods;
+  if (o.cudaL1Eval)
+    j["cuda_l1_eval"] = {{"correct_trials", o.cudaL1Eval->correctTrials},
+                         {"global_trials", o.cudaL1Eval->globalTrials},
+                         {"perf_trials", o.cudaL1Eval->perfTrials},
+                         {"flushed_twin", o.cudaL1Eval->flushedTwin}};
   return j;
 }
 
@@ -153,7 +158,7 @@ Options optionsFrom(const Fields& f) {
   f.rejectUnknown(
       {"device", "seeds", "trials", "warmup", "seed", "scratch", "cache", "atol", "rtol", "profile_kernels",
        "gpu_share", "cpu_pin", "arch", "gemm_warmup_s", "gemm_s", "gemm_baselines",
-       "gemm_methods"});
+       "gemm_methods", "cuda_l1_eval"});
   Options o;
   o.device = f.strOr("device", "");
   if (!o.device.empty() && o.device != "cuda" && o.device != "cpu")
@@ -178,6 +183,19 @@ Options optionsFrom(const Fields& f) {
       throw DecodeError{"options." + std::string(key) + ": seconds from 0 to 3600"};
   o.gemmBaselines = f.strings("gemm_baselines");
   o.gemmMethods = f.strings("gemm_methods");
+  if (f.has("cuda_l1_eval")) {
+    const Fields l1 = f.object("cuda_l1_eval");
+    l1.rejectUnknown({"correct_trials", "global_trials", "perf_trials", "flushed_twin"});
+    Options::CudaL1EvalOptions e;
+    e.correctTrials = l1.optInteger("correct_trials", 1).value_or(e.correctTrials);
+    e.globalTrials = l1.optInteger("global_trials", 1).value_or(e.globalTrials);
+    e.perfTrials = l1.optInteger("perf_trials", 1).value_or(e.perfTrials);
+    e.flushedTwin = l1.booleanOr("flushed_twin", e.flushedTwin);
+    for (auto [key, value] : {std::pair{"correct_trials", e.correctTrials}, std::pair{"global_trials", e.globalTrials},
+                              std::pair{"perf_trials", e.perfTrials}})
+      if (value > 1000) throw DecodeError{l1.pathOf(key) + ": at most 1000 trials"};
+    o.cudaL1Eval = e;
+  }
   o.arch = f.strOr("arch", "");
   if (!o.arch.empty() && o.arch.rfind("sm_", 0) != 0 && o.arch.rfind("compute_", 0) != 0)
     throw DecodeError{"options.arch: expected an nvcc -arch such as \"sm_90a\", got \"" + o.arch + "\""};

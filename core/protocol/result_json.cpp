@@ -339,6 +339,72 @@ GemmBaselines baselinesFrom(const Fields& f) {
   return b;
 }
 
+Json cudaL1Json(const CudaL1Eval& e) {
+  const CudaL1Check& c = e.check;
+  Json check = {{"trials", c.trials},
+                {"passed", c.passed},
+                {"ok", c.ok},
+                {"atol", number(c.atol)},
+                {"rtol", number(c.rtol)},
+                {"max_diff", number(c.maxDiff)},
+                {"avg_diff", number(c.avgDiff)},
+                {"worst_share", number(c.worstShare)}};
+  if (!c.message.empty()) check["message"] = c.message;
+  if (c.failedTrial > 0) {
+    check["failed_trial"] = c.failedTrial;
+    check["failed_seed"] = c.failedSeed;
+  }
+  Json j = {{"check", check},
+            {"global_trials", e.globalTrials},
+            {"perf_trials", e.perfTrials},
+            {"warmup", e.warmup}};
+  if (!e.clock.empty()) {
+    j["clock"] = e.clock;
+    j["scores"] = numbers(e.scores);
+    j["reference_ms"] = numbers(e.referenceMs);
+    j["candidate_ms"] = numbers(e.candidateMs);
+    j["speedup"] = number(e.speedup);
+    j["spread"] = number(e.spread);
+    j["stopped_early"] = e.stoppedEarly;
+  }
+  if (e.flushedSpeedup > 0) {
+    j["flushed_scores"] = numbers(e.flushedScores);
+    j["flushed_speedup"] = number(e.flushedSpeedup);
+  }
+  if (!e.note.empty()) j["note"] = e.note;
+  return j;
+}
+
+CudaL1Eval cudaL1From(const Fields& f) {
+  CudaL1Eval e;
+  const Fields c = f.object("check");
+  e.check.trials = c.integer("trials", 0);
+  e.check.passed = c.integer("passed", 0);
+  e.check.ok = c.boolean("ok");
+  e.check.atol = c.numberOr("atol", 0);
+  e.check.rtol = c.numberOr("rtol", 0);
+  e.check.maxDiff = c.numberOr("max_diff", 0);
+  e.check.avgDiff = c.numberOr("avg_diff", 0);
+  e.check.worstShare = c.numberOr("worst_share", 0);
+  e.check.message = c.strOr("message", "");
+  e.check.failedTrial = c.optInteger("failed_trial", 0).value_or(0);
+  e.check.failedSeed = c.has("failed_seed") ? c.int64("failed_seed", 0) : 0;
+  e.globalTrials = f.integer("global_trials", 0);
+  e.perfTrials = f.integer("perf_trials", 0);
+  e.warmup = f.integer("warmup", 0);
+  e.clock = f.strOr("clock", "");
+  e.scores = f.numbers("scores");
+  e.referenceMs = f.numbers("reference_ms");
+  e.candidateMs = f.numbers("candidate_ms");
+  e.speedup = f.numberOr("speedup", 0);
+  e.spread = f.numberOr("spread", 0);
+  e.stoppedEarly = f.booleanOr("stopped_early", false);
+  e.flushedScores = f.numbers("flushed_scores");
+  e.flushedSpeedup = f.numberOr("flushed_speedup", 0);
+  e.note = f.strOr("note", "");
+  return e;
+}
+
 EvaluateResult evaluateFrom(const Fields& f) {
   EvaluateResult r;
   r.codeHash = f.str("code_hash");
@@ -366,6 +432,7 @@ EvaluateResult evaluateFrom(const Fields& f) {
     r.gemm = run;
   }
   if (f.has("baselines")) r.baselines = baselinesFrom(f.object("baselines"));  // absent: older runners
+  if (f.has("cuda_l1_eval")) r.cudaL1 = cudaL1From(f.object("cuda_l1_eval"));
   return r;
 }
 
@@ -420,6 +487,7 @@ Json toJson(const EvaluateResult& r) {
                  {"padded_n", r.gemm->paddedN},
                  {"padded_k", r.gemm->paddedK}};
   if (r.baselines) j["baselines"] = baselinesJson(*r.baselines);
+  if (r.cudaL1) j["cuda_l1_eval"] = cudaL1Json(*r.cudaL1);
   return j;
 }
 

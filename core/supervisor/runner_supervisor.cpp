@@ -48,6 +48,7 @@ std::string during(const std::string& phase, const std::string& requestId) {
   if (phase == "build") return "while building";
   if (phase == "correctness") return "while checking correctness";
   if (phase == "profile") return "while profiling";
+  if (phase == "seed-method") return "while evaluating by the seed's own method";
   return "while " + phase;
 }
 

@@ -109,6 +109,8 @@ TEST(EventCodec, ReadyPhaseProgressRoundTrip) {
   EXPECT_EQ(roundTrip<PhaseEvent>(probes), probes);
   const ProgressEvent progress{"7", Phase::Timing, 10, 100};
   EXPECT_EQ(roundTrip<ProgressEvent>(progress), progress);
+  const ProgressEvent seedMethod{"7", Phase::SeedMethod, 3, 14};
+  EXPECT_EQ(roundTrip<ProgressEvent>(seedMethod), seedMethod);
   const BuildEvent compiled{"7", "candidate", "fast_gelu", true, false, 41.5, ""};
   EXPECT_EQ(roundTrip<BuildEvent>(compiled), compiled);
   const BuildEvent failed{"7", "candidate", "k", false, true, 0.2, "bound-kernel"};
@@ -128,6 +130,41 @@ TEST(EventCodec, EvaluateResultRoundTripsThroughTheResultEvent) {
   Decoded<EvaluateResult> d = decodeEvaluateResult(back.result);
   ASSERT_TRUE(d.value) << d.error;
   EXPECT_EQ(*d.value, r);
+}
+
+TEST(EventCodec, CudaL1EvalRoundTripsAndOlderResultsHaveNone) {
+  EvaluateResult r = sampleResult();
+  CudaL1Eval e;
+  e.check = {10, 10, true, 0.01, 0.01, "", 0, 0, 0.0004, 0.0001, 0.03};
+  e.clock = "cuda-events";
+  e.globalTrials = 7;
+  e.perfTrials = 10;
+  e.warmup = 3;
+  e.scores = {2.1, 2.3};
+  e.referenceMs = {1.05, 1.15};
+  e.candidateMs = {0.5, 0.5};
+  e.speedup = 2.2;
+  e.spread = 0.04;
+  e.flushedScores = {2.0, 2.1};
+  e.flushedSpeedup = 2.05;
+  r.cudaL1 = e;
+  Decoded<EvaluateResult> d = decodeEvaluateResult(roundTrip<ResultEvent>(ResultEvent{"7", true, toJson(r)}).result);
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_EQ(*d.value, r);
+  // A failed check: its words, trial and seed; no timing fields.
+  CudaL1Eval failedCheck;
+  failedCheck.check = {10, 2, false, 0.01, 0.01, "Value mismatch to the original model", 3, 3735928559, 0.5, 0.2, 4.5};
+  failedCheck.note = "not timed: CUDA-L1's check failed (Value mismatch to the original model)";
+  r.cudaL1 = failedCheck;
+  const Json j = toJson(r);
+  EXPECT_FALSE(j["cuda_l1_eval"].contains("speedup"));
+  d = decodeEvaluateResult(j);
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_EQ(*d.value, r);
+  r.cudaL1.reset();
+  d = decodeEvaluateResult(toJson(r));
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_FALSE(d.value->cudaL1);
 }
 
 TEST(EventCodec, GemmRunSaysWhetherTheCandidateRanPaddedAndOlderResultsHaveNone) {

@@ -177,6 +177,21 @@ TEST(RequestCodec, MinimalRequestsTakeDefaults) {
   EXPECT_TRUE(d.value->options.device.empty());
 }
 
+TEST(RequestCodec, CudaL1EvalRoundTripsAndIsAbsentUnlessAsked) {
+  Request r = fullEvaluate();
+  EXPECT_EQ(encodeRequest(r).find("cuda_l1_eval"), std::string::npos);
+  r.options.cudaL1Eval = Options::CudaL1EvalOptions{4, 2, 5, false};
+  Decoded<Request> d = decodeRequest(encodeRequest(r));
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_EQ(*d.value, r);
+  // An empty object takes CUDA-L1's own counts: 10 correctness trials, 7 global trials of 10, the flushed twin.
+  Decoded<Request> defaults = decodeRequest(
+      R"({"id": "1", "op": "evaluate", "task": {"reference": "x"}, "candidate": {"code": "y"}, "options": {"cuda_l1_eval": {}}})");
+  ASSERT_TRUE(defaults.value) << defaults.error;
+  ASSERT_TRUE(defaults.value->options.cudaL1Eval);
+  EXPECT_EQ(*defaults.value->options.cudaL1Eval, (Options::CudaL1EvalOptions{10, 7, 10, true}));
+}
+
 TEST(RequestCodec, ErrorsNameTheField) {
   struct Case {
     std::string line;
@@ -211,6 +226,12 @@ TEST(RequestCodec, ErrorsNameTheField) {
        "options.seed: expected an integer >= 0, got integer -1"},
       {R"({"id": "1", "op": "build", "candidate": {"code": "x"}, "options": {"cpu_pin": "core"}})",
        "options.cpu_pin: expected \"process\", \"thread\" or \"none\", got \"core\""},
+      {R"({"id": "1", "op": "build", "candidate": {"code": "x"}, "options": {"cuda_l1_eval": {"global_trials": 0}}})",
+       "options.cuda_l1_eval.global_trials: expected an integer >= 1, got integer 0"},
+      {R"({"id": "1", "op": "build", "candidate": {"code": "x"}, "options": {"cuda_l1_eval": {"perf_trials": 5000}}})",
+       "options.cuda_l1_eval.perf_trials: at most 1000 trials"},
+      {R"({"id": "1", "op": "build", "candidate": {"code": "x"}, "options": {"cuda_l1_eval": {"trials": 5}}})",
+       "options.cuda_l1_eval.trials: unknown key"},
       {R"([1, 2])", "message: expected an object, got array"},
       {R"({"id": "1", "op": "hello")", "not valid JSON"},
       {R"({"id": "1", "op": "hello", "x": )" + std::string(600, '{') + "}", "JSON nested deeper than 512 levels (column 544)"},
