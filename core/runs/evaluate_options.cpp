@@ -12,7 +12,12 @@ protocol::Options evaluateOptions(const RunChoices& choices) {
   if (choices.gemmSeconds >= 0) options.gemmSeconds = choices.gemmSeconds;
   options.gemmBaselines = choices.gemmBaselines;
   options.gemmMethods = choices.gemmMethods;
+  options.cudaL1Eval = choices.cudaL1Eval;
   return options;
+}
+
+bool cudaL1EvalByDefault(const std::string& runFormat, const std::string& candidateId, const std::string& device) {
+  return device == "cuda" && (runFormat == "cuda-l1" || candidateId == "cuda-l1");
 }
 
 }  // namespace ks::runs
