@@ -164,7 +164,13 @@ std::variant<protocol::Request, QString> RunController::requestFor(const std::sh
   if (!recorded) return tr("Select a candidate to run.");
   Candidate candidate = *recorded;
   candidate.code = program.toStdString();
-  auto request = supervisor::evaluationRequest(run->task(row), candidate, runs::evaluateOptions(m_choices));
+  runs::RunChoices choices = m_choices;
+  // A CUDA-L1 candidate on a GPU: CUDA-L1's own evaluation beside KernelScope's (runs::cudaL1EvalByDefault).
+  if (!choices.cudaL1Eval && candidate.language == CodeLanguage::Python && m_environment &&
+      runs::cudaL1EvalByDefault(run->run().format, candidate.id,
+                                m_choices.device.empty() ? m_environment->device : m_choices.device))
+    choices.cudaL1Eval = protocol::Options::CudaL1EvalOptions{};
+  auto request = supervisor::evaluationRequest(run->task(row), candidate, runs::evaluateOptions(choices));
   if (auto* why = std::get_if<std::string>(&request)) return QString::fromStdString(*why);
   return std::get<protocol::Request>(std::move(request));
 }

@@ -24,6 +24,7 @@
 #include "core/nvcc/gpu_arch.h"
 #include "core/protocol/json_codec.h"
 #include "core/runs/candidate_history.h"
+#include "core/runs/cuda_l1_gap.h"
 #include "core/runs/evaluate_options.h"
 #include "core/runs/fallback_note.h"
 #include "core/runs/gemm_baseline_table.h"
@@ -60,6 +61,10 @@ struct RunOptions {
   bool timeFallback = false;
   std::vector<double> gemmSeconds;                 // --gemm-seconds WARMUP,SECONDS
   std::vector<std::string> gemmBaselines, gemmMethods;  // --gemm-baseline, --gemm-method (repeatable)
+  // CUDA-L1's own evaluation: --cuda-l1-eval asks for it, --cuda-l1-trials G,P with these global and
+  // performance trials; --no-cuda-l1-eval leaves it out where it is the default (runs::cudaL1EvalByDefault).
+  bool cudaL1Eval = false, noCudaL1Eval = false;
+  std::vector<int> cudaL1Trials;
 };
 
 // The candidate to run and how to name its place in messages: "FILE:14" or the --code path.
@@ -218,6 +223,8 @@ void printResult(const protocol::EvaluateResult& r, const Chosen& chosen, const 
   }
   if (auto claimed = chosen.candidate.speedup())
     std::cout << "  recorded  " << fixed(*claimed, 2) << "x claimed in the file\n";
+  // CUDA-L1's own evaluation beside KernelScope's, and why they differ where they do (core/runs/cuda_l1_gap.h).
+  for (const std::string& line : runs::cudaL1Lines(r)) std::cout << "  cuda-l1   " << line << "\n";
   if (task.gemm) {  // CUDA-L2's tables: over torch.matmul, by its own offline and server methods
     const auto offline = chosen.candidate.speedup("torch.matmul", "offline");
     const auto server = chosen.candidate.speedup("torch.matmul", "server");
@@ -421,6 +428,22 @@ int runOne(const RunOptions& o) {
     if (device && runs::compilesInsteadOfRunning(*device, *chosen->candidate.code, false))
       return compileInstead(o, *chosen, *task, repaired, server);
   }
+  if (chosen->candidate.language == CodeLanguage::Python && !o.noCudaL1Eval) {
+    const bool asked = o.cudaL1Eval || !o.cudaL1Trials.empty();
+    bool byDefault = false;
+    if (!asked && (input.run.format == "cuda-l1" || chosen->candidate.id == "cuda-l1")) {
+      const std::optional<std::string> device = o.device.empty() ? runnerDevice(*client) : o.device;
+      byDefault = device && runs::cudaL1EvalByDefault(input.run.format, chosen->candidate.id, *device);
+    }
+    if (asked || byDefault) {
+      protocol::Options::CudaL1EvalOptions l1;
+      if (o.cudaL1Trials.size() == 2) {
+        l1.globalTrials = o.cudaL1Trials[0];
+        l1.perfTrials = o.cudaL1Trials[1];
+      }
+      std::get<protocol::Request>(request).options.cudaL1Eval = l1;
+    }
+  }
   supervisor::InterruptCancel interrupts(*client);
   const bool tty = isatty(STDERR_FILENO);
   std::cerr << "kscope run: " << task->key() << " " << chosen->candidate.id << " (" << chosen->where << ")"
@@ -562,6 +585,17 @@ void addRunCommand(CLI::App& app) {
                       "GEMM tasks: time only by this method (repeatable: cuda-l2-offline, cuda-l2-server, "
                       "kscope-l2-flushed, kscope-l2-warm; default all four)")
       ->check(CLI::IsMember({"cuda-l2-offline", "cuda-l2-server", "kscope-l2-flushed", "kscope-l2-warm"}));
+  auto* l1 = command->add_flag("--cuda-l1-eval", o->cudaL1Eval,
+                                "Python tasks: also evaluate by CUDA-L1's own method (its eval_pipeline: "
+                                "check, 7 global trials of 10; the default for the CUDA-L1 release on a GPU)");
+  auto* l1Trials = command->add_option("--cuda-l1-trials", o->cudaL1Trials,
+                                       "CUDA-L1's method with GLOBAL,PERF trials (implies --cuda-l1-eval; default 7,10)")
+                       ->expected(2)
+                       ->delimiter(',')
+                       ->check(CLI::Range(1, 1000));
+  command->add_flag("--no-cuda-l1-eval", o->noCudaL1Eval, "Leave CUDA-L1's own evaluation out")
+      ->excludes(l1)
+      ->excludes(l1Trials);
   command->add_flag("--json", o->json, "Print one JSON document (keys: docs/cli.md)");
   command->callback([o] { exitCode() = runOne(*o); });
 }

@@ -7,6 +7,7 @@
 
 #include "core/runs/fallback_note.h"
 #include "core/runs/gemm_baseline_table.h"
+#include "core/runs/cuda_l1_gap.h"
 #include "core/runs/method_gap.h"
 #include "views/model/speedup_format.h"
 #include "views/model/speedup_trust.h"
@@ -181,6 +182,37 @@ QString methodGapSummary(const runs::MeasuredRun& run, const std::string& baseli
       return QObject::tr("re-measured: CUDA-L2's method %1, KernelScope's %2 over %3")
           .arg(formatSpeedup(gap.seed), formatSpeedup(gap.own), QString::fromStdString(gap.baseline));
   return {};
+}
+
+QString cudaL1Html(const runs::MeasuredRun& run, const Candidate* recorded) {
+  if (!run.result || !run.result->cudaL1) return {};
+  const std::string verdict = trustHeadline(runTrust(run));
+  const std::vector<std::string> lines = runs::cudaL1Lines(*run.result);
+  QString out = QObject::tr("<h4>CUDA-L1's own method, in the same run</h4>");
+  QString summary = QString::fromStdString(lines.front()).toHtmlEscaped();
+  if (!verdict.empty()) {
+    out += QStringLiteral("<p><span style='color: #cf222e'>%1</span>: not the kernel's speedup</p>")
+               .arg(QString::fromStdString(verdict).toHtmlEscaped());
+    summary = QStringLiteral("<s>%1</s>").arg(summary);
+  }
+  out += QStringLiteral("<p>%1</p>").arg(summary);
+  if (recorded && recorded->speedup())
+    out += QObject::tr("<p>Recorded in the file: %1 (CUDA-L1's claim, on the GPU the release names)</p>")
+               .arg(formatSpeedup(*recorded->speedup()));
+  if (verdict.empty())
+    for (std::size_t i = 1; i < lines.size(); ++i)
+      out += QStringLiteral("<p>%1</p>").arg(QString::fromStdString(lines[i]).toHtmlEscaped());
+  return out;
+}
+
+QString cudaL1Summary(const runs::MeasuredRun& run) {
+  if (!run.result || !run.result->cudaL1 || !(run.result->cudaL1->speedup > 0) ||
+      !trustHeadline(runTrust(run)).empty())
+    return {};
+  const double seed = run.result->cudaL1->speedup;
+  if (!run.result->timing) return QObject::tr("re-measured: CUDA-L1's method %1").arg(formatSpeedup(seed));
+  return QObject::tr("re-measured: CUDA-L1's method %1, KernelScope's %2")
+      .arg(formatSpeedup(seed), formatSpeedup(run.result->timing->speedup));
 }
 
 QString hostText(const runs::MeasuredRun& run) {

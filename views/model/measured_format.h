@@ -51,6 +51,14 @@ QString gemmBaselinesHtml(const runs::MeasuredRun& run, const Candidate* recorde
 // 1.05×, KernelScope's 0.90× over torch.matmul". Empty when they agree, for a run that is not the kernel's
 // (a caught hack, a fallback), and for a run without baselines.
 QString methodGapSummary(const runs::MeasuredRun& run, const std::string& baseline);
+// A Python run that CUDA-L1's own method also evaluated (core/runs/cuda_l1_gap.h), rich text: what it gave,
+// with the recorded claim (`recorded`, may be null), where its verdict differs from KernelScope's, and why
+// the two figures differ where they do. When the trust rule speaks against the run its verdict comes first,
+// the figures are struck and no explanation follows. Empty for a run without it.
+QString cudaL1Html(const runs::MeasuredRun& run, const Candidate* recorded);
+// The candidate header's few words on it: "re-measured: CUDA-L1's method 2.31×, KernelScope's 1.80×". Empty
+// without it, when CUDA-L1's method did not time the candidate, and for a run that is not the kernel's.
+QString cudaL1Summary(const runs::MeasuredRun& run);
 // A claim (a number the file records) as rich text, shown by claimDisplay (speedup_trust.h): "caught hack ·
 // <s>368.2×</s>", "fell back · 3.000×"; `number` alone when the rule does not speak against the row.
 QString claimHtml(const QString& number, const SpeedupTrust& trust);

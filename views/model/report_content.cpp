@@ -8,6 +8,7 @@
 
 #include "core/flags/flag_counts.h"
 #include "core/model/run_file.h"
+#include "core/runs/cuda_l1_gap.h"
 #include "core/runs/method_gap.h"
 #include "core/stats/speedup_sets.h"
 #include "views/model/code_highlight.h"
@@ -194,6 +195,11 @@ ReportSection buildSection(const LoadedRun& run, const MeasuredHistory* history,
       m.outcome = outcomeText(e.run).toStdString();
       if (m.verdict.empty() && e.run.result && e.run.result->baselines)
         for (const runs::MethodGap& gap : runs::methodGaps(*e.run.result->baselines)) m.methodGaps.push_back(gap.text);
+      if (e.run.result && e.run.result->cudaL1) {  // CUDA-L1's method: its summary always, the rest when trusted
+        const std::vector<std::string> lines = runs::cudaL1Lines(*e.run.result);
+        m.cudaL1 = lines.front();
+        if (m.verdict.empty()) m.methodGaps.insert(m.methodGaps.end(), lines.begin() + 1, lines.end());
+      }
       s.measured.push_back(std::move(m));
     }
   return s;

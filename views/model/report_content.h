@@ -55,8 +55,10 @@ struct ReportMeasured {  // a re-run of the recorded program from the results st
   std::string speedup;       // speedupWithSpread: "17.20× [16.93–17.48×]", "PyTorch fallback's …"
   std::string verdict;       // trustHeadline(runTrust): "caught hack", "fell back"; empty when trusted
   std::string device, method, when, outcome;
-  // GEMM runs: why CUDA-L2's number and KernelScope's differ (core/runs/method_gap.h); empty when untrusted.
+  // Why a seed's method and KernelScope's differ (core/runs/method_gap.h, cuda_l1_gap.h); empty when untrusted.
   std::vector<std::string> methodGaps;
+  // Python runs CUDA-L1's own method also evaluated: what it gave (cuda_l1_gap.h); struck when untrusted.
+  std::string cudaL1;
 };
 
 struct ReportSection {

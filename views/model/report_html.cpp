@@ -192,8 +192,10 @@ std::string sectionBody(const ReportSection& s, const ReportHtmlOptions& o) {
            (m.verdict.empty() ? esc(m.speedup) : "<b>" + esc(m.verdict) + "</b> · <s>" + esc(m.speedup) + "</s>") +
            "</td><td>" + esc(m.device) + "</td><td>" + esc(m.method) + "</td><td>" + esc(m.when) + "</td></tr>";
     h += "</table>";
-    for (const ReportMeasured& m : s.measured)
+    for (const ReportMeasured& m : s.measured) {
+      if (!m.cudaL1.empty()) h += "<p>" + (m.verdict.empty() ? esc(m.cudaL1) : "<s>" + esc(m.cudaL1) + "</s>") + "</p>";
       for (const std::string& gap : m.methodGaps) h += "<p>" + esc(gap) + "</p>";
+    }
   }
 
   h += "<h3>Flags</h3>";

@@ -350,6 +350,11 @@ void CodeCompareView::updateCandidateTitle() {
       const QString gap = methodGapSummary(*latest, series.isDefault() ? "torch.matmul" : series.baseline);
       if (!gap.isEmpty()) claim = claim.isEmpty() ? gap : claim + QStringLiteral(" · ") + gap;
     }
+    // A run CUDA-L1's own method also timed: its figure beside KernelScope's (cuda_l1_gap.h).
+    if (latest && !m_run->task(m_row).gemm) {
+      const QString l1 = cudaL1Summary(*latest);
+      if (!l1.isEmpty()) claim = claim.isEmpty() ? l1 : claim + QStringLiteral(" · ") + l1;
+    }
   }
   QString verdict = QString::fromStdString(shown.verdict);
   if (!verdict.isEmpty()) verdict[0] = verdict[0].toUpper();

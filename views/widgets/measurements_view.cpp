@@ -180,7 +180,8 @@ void MeasurementsView::showSelected() {
         &e->run, e->recordedProgram, {},
         repairedBesideHtml(e->run, m_history ? m_history->fallbackBefore(m_row, e->run) : nullptr,
                            c ? c->speedup() : std::nullopt) +
-            gemmBaselinesHtml(e->run, c));  // GEMM tasks: per baseline and timing method
+            gemmBaselinesHtml(e->run, c) +  // GEMM tasks: per baseline and timing method
+            cudaL1Html(e->run, c));         // Python tasks: CUDA-L1's own method beside KernelScope's
   } else if (current.isValid()) {
     m_result->showRun(nullptr, false,
                       tr("A claim read from the file: KernelScope has no details of how it was "
