@@ -158,8 +158,10 @@ TEST(Screenshots, RecordedAnalysisAndFlagsOnASyntheticRun) {
 }
 
 TEST(Screenshots, RerunResultsAnEditsErrorAndRecordedVsMeasured) {
-  // Real re-runs on this machine's CPU of every sample candidate (the CUDA ones fail here, which shows too),
-  // next to the speedups the samples record on an H100.
+  // Real re-runs on this machine's CPU of the candidates of two samples (the CUDA ones fail here, which shows
+  // too), next to the speedups the samples record on an H100. fused-elementwise is left out: its 2048 x 4096
+  // chain takes 0.6 s a call on a 2-core CPU, so its three candidates cost minutes and show nothing here that
+  // the other two samples do not.
   QTemporaryDir dir;
   qputenv("KSCOPE_RESULTS_DB", dir.filePath(QStringLiteral("results.sqlite")).toUtf8());
   ASSERT_TRUE(QDir().mkpath(kOut));
@@ -171,7 +173,6 @@ TEST(Screenshots, RerunResultsAnEditsErrorAndRecordedVsMeasured) {
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
   const QString path =
       test::writeJoinedSamples(dir.path(), {QStringLiteral("diag-matmul.kscope.jsonl"),
-                                            QStringLiteral("fused-elementwise.kscope.jsonl"),
                                             QStringLiteral("cached-output-hack.kscope.jsonl")});
   ASSERT_FALSE(path.isEmpty());
   QSignalSpy history(&window, &MainWindow::historyShown);
