@@ -119,6 +119,8 @@ def cmd_plain(a):
     in a plain Python process on models loaded as CUDA-L1's harness loads them: separates what the loop does
     from what the runner's process adds (its earlier measurement, containment, probes)."""
     import re
+    if a.teardown_cupti:
+        os.environ["TEARDOWN_CUPTI"] = "1"  # before torch loads: Kineto then finalizes CUPTI after a profile
     if a.seccomp != "none":
         install_allow_all_filter(a.seccomp == "spec-allow")
     import torch
@@ -137,6 +139,8 @@ def cmd_plain(a):
     if "audit-hook" in a.before:
         hook = re.search(r'R"PY\((.*?)\)PY"', open(os.path.join(engine, "write_watch.cpp")).read(), re.S).group(1)
         exec(hook, {"__name__": "kscope_write_watch"})  # installed, inactive: as the runner leaves it
+    if a.teardown_cupti_late:
+        os.environ["TEARDOWN_CUPTI"] = "1"  # torch loaded already: does Kineto read it at the profile's end?
     if "profiler" in a.before:
         profile_once(ref["Model"], cand["ModelNew"], ref["get_init_inputs"], ref["get_inputs"])
     check = scope["check"](ref["Model"], cand["ModelNew"], ref["get_init_inputs"], ref["get_inputs"], "cuda:0", 10,
@@ -282,6 +286,8 @@ def main():
     s.add_argument("log")
     s.add_argument("--seccomp", choices=("none", "default", "spec-allow"), default="none",
                    help="install an allow-all seccomp filter first (default flags or SPEC_ALLOW)")
+    s.add_argument("--teardown-cupti", action="store_true", help="TEARDOWN_CUPTI=1 before torch loads")
+    s.add_argument("--teardown-cupti-late", action="store_true", help="TEARDOWN_CUPTI=1 after torch loads")
     s.add_argument("--label", default="", help="the variant's name in the result")
     s.add_argument("--before", default="",
                    help="comma list of what runs first: profiler (a kernel profile), audit-hook (the write watch)")

@@ -6,6 +6,8 @@
 #   spec-allow    the same with SECCOMP_FILTER_FLAG_SPEC_ALLOW
 #   profiler      a torch.profiler kernel profile of both models first, as KernelScope's measurement makes one
 #   audit-hook    the write watch's audit hook installed (inactive), as the runner leaves it
+#   profiler-teardown  the profile with TEARDOWN_CUPTI=1 set before torch loads (Kineto then detaches CUPTI)
+#   profiler-teardown-late  the same, set after torch has loaded
 # Prints the kernel's mitigation modes and a table of candidate milliseconds and scores per variant.
 #
 #   here:          python3 bench/crosscheck_l1.py prepare ../shared/datasets/cuda-l1/h100.jsonl \
@@ -26,6 +28,8 @@ args_of() {
   seccomp) echo "--seccomp default" ;;
   spec-allow) echo "--seccomp spec-allow" ;;
   profiler | audit-hook) echo "--before $1" ;;
+  profiler-teardown) echo "--before profiler --teardown-cupti" ;;
+  profiler-teardown-late) echo "--before profiler --teardown-cupti-late" ;;
   *) echo "unknown variant $1" >&2; exit 2 ;;
   esac
 }
