@@ -1,4 +1,4 @@
-// Issue #21 through the kscope binary: the --repair and --compile options, and `check --compile` compiling
+// Repair through the kscope binary: the --repair and --compile options, and `check --compile` compiling
 // embedded CUDA with nvcc alone (no GPU), repaired or not, on the program's Python lines. The compile tests
 // need nvcc and a Python with torch (skipped, saying so, without them): a minute or two of nvcc each.
 #include <cstdlib>

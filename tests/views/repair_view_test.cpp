@@ -1,4 +1,4 @@
-// Issue #21 in the explorer: a failed build's cause on the program's line and in a bar with a Repair button
+// The repair flow in the explorer: a failed build's cause on the program's line and in a bar with a Repair button
 // beside it; a result that fell back says so first, before any speedup, and is never shown as the kernel's;
 // Repair shows the repair as a diff and, only when applied, makes an edited copy of the candidate (the
 // recorded program untouched, the user's own edit one Undo away).
