@@ -32,6 +32,7 @@ left() { echo $((total - SECONDS)); }
 [[ -f $prep/tasks.txt ]] || { echo "no $prep: run bench/crosscheck_l1.py prepare here first"; exit 2; }
 
 source "$root/bench/gpu/build-lib.sh"
+save_state() { tar -czf "$OUT/state.tar.gz" -C "$state" seed ours harness.out ours.log serve.log 2>/dev/null; }
 serve_pid=
 serve_start() {
   [[ -n $serve_pid ]] && return 0
@@ -85,6 +86,7 @@ for stage in "$@"; do
         seed_run "$t" "$state/seed/$r/$n.log"
       fi
       log "$t done ($(left) s left)"
+      save_state  # after each task: a call cut off at its limit still brings back what it measured
     done
     ;;
   report)
@@ -94,5 +96,5 @@ for stage in "$@"; do
   *) echo "unknown stage $stage"; exit 2 ;;
   esac
 done
-tar -czf "$OUT/state.tar.gz" -C "$state" seed ours harness.out ours.log serve.log 2>/dev/null
+save_state
 log "done in $SECONDS s"
