@@ -77,7 +77,7 @@ void MainWindow::createMenus() {
   reloadAction->setObjectName(QStringLiteral("reloadAction"));
   reloadAction->setShortcut(QKeySequence::Refresh);
   file->addSeparator();
-  // Issue 19: the open run as `kscope report` writes it (HTML or PDF by the file's suffix).
+  // The open run as `kscope report` writes it (HTML or PDF by the file's suffix).
   QAction* exportAction = file->addAction(tr("&Export Report…"), this, [this] {
     if (const QString message = chooseAndExportReport(this, *m_open, false); !message.isEmpty())
       m_status->showMessage(message, 15000);
@@ -191,7 +191,7 @@ void MainWindow::createMenus() {
       view->addAction(tr("R&eset Shape Map Choices"), m_shapes, &ShapeMapView::resetChoices);
   resetShapes->setObjectName(QStringLiteral("resetShapesAction"));
   resetShapes->setStatusTip(tr("Recorded speedups over the run's first baseline and mode, every K"));
-  // Issue 19: presentation mode over the run's chosen candidates (its sidecar deck).
+  // Presentation mode over the run's chosen candidates (its sidecar deck).
   view->addSeparator();
   QAction* present = view->addAction(tr("&Presentation"), this, [this] {
     if (!m_presentation->start())

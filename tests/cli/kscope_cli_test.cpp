@@ -279,7 +279,7 @@ TEST_F(KscopeCli, CheckNeedsAFileOrACorpusButNotBoth) {
   EXPECT_EQ(parse(r)["errors"].size(), 1u);
 }
 
-// Issue 16: `check --json` printed nothing on stdout when it exited 2; docs/cli.md promises JSON always.
+// `check --json` printed nothing on stdout when it exited 2; docs/cli.md promises JSON always.
 TEST_F(KscopeCli, CheckJsonPrintsADocumentEvenWhenItStops) {
   Result r = kscope("check --json " + quoted((dir_ / "missing.jsonl").string()));
   EXPECT_EQ(r.exitCode, 2);

@@ -177,7 +177,7 @@ TEST_F(KscopeRunCli, ServeKeepsARunnerUpThatRunUsesAndACrashDoesNotEnd) {
   const json j = parse(first);
   ASSERT_TRUE(j["server"].is_string()) << j.dump();
   EXPECT_NE(first.err.find("on the runner of kscope serve"), std::string::npos) << first.err;
-  // A runner always has a memory limit, and the result says which and why (issue 16).
+  // A runner always has a memory limit, and the result says which and why.
   EXPECT_GT(j["memory_limit"]["mib"].get<std::uint64_t>(), 2000u) << j.dump();
   EXPECT_TRUE(j["memory_limit"]["why"].get<std::string>().find("(default: 3/4 of this machine's") !=
               std::string::npos)
@@ -273,7 +273,7 @@ TEST_F(KscopeRunCli, UnknownCandidateListsTheIdsAndExitsTwo) {
   EXPECT_NE(r.err.find("has no candidate r9 (candidates: r1, r2, r3)"), std::string::npos) << r.err;
 }
 
-// Issue 16: a candidate cannot write its own verdict. Each hostile program of tests/hostile forges or
+// A candidate cannot write its own verdict. Each hostile program of tests/hostile forges or
 // rewrites its result from inside the runner; kscope run reports a tampering error, exits 2, and the store's
 // row says error (no `passed`, no speedup), never "correct, 500x".
 TEST_F(KscopeRunCli, AForgedVerdictIsATamperingErrorAndNeverACorrectRowInTheStore) {
@@ -579,7 +579,7 @@ TEST_F(KscopeRunCli, CheckRunReportsTheRuntimeFlagOfACorpusEntryAndNoneOnAContro
 
 }  // namespace
 
-// ---- containment (issue 16, item 2; docs/security.md)
+// ---- containment (docs/security.md)
 // ---------------------------------------------------------------------------------------------
 
 // The runner starts with a clean environment: the store's path, the data folder and credentials stay with
@@ -670,7 +670,7 @@ TEST_F(KscopeRunCli, AKilledRunClientTakesItsRunnerAlong) {
   fs::remove_all(fs::temp_directory_path() / ("kscope-" + std::to_string(client)), ec);
 }
 
-// ---- shards, merge, --gpus (issue 18)
+// ---- shards, merge, --gpus
 // ----------------------------------------------------------------------------------------
 
 namespace {

@@ -253,7 +253,7 @@ TEST_F(MainWindowTest, FiltersByLevelTextAndSpeedupRange) {
   EXPECT_EQ(shown(), 250);
 }
 
-// Issue 17 item 6: Open Folder starts in the open file's folder, and a typed path is completed inline, so
+// Open Folder starts in the open file's folder, and a typed path is completed inline, so
 // the first Return opens it (the completion popup took it before). Offscreen, a key press into the shown
 // dialog does not come back, so the test reads the dialog's set-up.
 TEST_F(MainWindowTest, OpenFolderStartsBesideTheOpenFileAndCompletesATypedPathInline) {

@@ -278,7 +278,7 @@ TEST(CodeProblems, DiagnosticsAtTheirPythonLineTracebackFramesAndTheRestInTheLis
   EXPECT_EQ(candidateProblems(reference)[0].line, 0);  // not a line of the candidate
 }
 
-// Issue 17 item 6: one naming rule for the device of every run, "<name> (<kind>)", the name "—" when the run
+// One naming rule for the device of every run, "<name> (<kind>)", the name "—" when the run
 // reported none (an error before any result).
 TEST(DeviceText, EveryRunIsNamedTheSameWay) {
   runs::MeasuredRun result = test::timedRun(2.0);  // AMD EPYC, cpu
@@ -292,14 +292,14 @@ TEST(DeviceText, EveryRunIsNamedTheSameWay) {
   runs::MeasuredRun unnamed = test::timedRun(2.0);
   unnamed.row.device = "cpu";  // a runner that reported no device name
   EXPECT_EQ(deviceText(unnamed), "— (cpu)");
-  // Issue 18: measured by one runner of several, each on its own GPU: which one, after the kind.
+  // Measured by one runner of several, each on its own GPU: which one, after the kind.
   result.gpu = "1";
   EXPECT_EQ(deviceText(result), "AMD EPYC (cpu, GPU 1)");
   error.gpu = "GPU-3c4d";
   EXPECT_EQ(deviceText(error), "— (the runner's default device, GPU GPU-3c4d)");
 }
 
-// Issue 17 item 5: a long phase says how long it has run and, once a step ended, about how long is left.
+// A long phase says how long it has run and, once a step ended, about how long is left.
 TEST(PhaseEstimate, TheFinishedStepsTimeTheStepsLeft) {
   EXPECT_EQ(phaseEstimate(2, 0, 0, 5), "0/5");                 // just begun
   EXPECT_EQ(phaseEstimate(40, 0, 0, 5), "0/5 · 40 s so far");  // a long first seed: no guess yet
@@ -309,7 +309,7 @@ TEST(PhaseEstimate, TheFinishedStepsTimeTheStepsLeft) {
   EXPECT_EQ(roughDuration(5400), "1 h 30 min");
 }
 
-// Issue 18: a queue worked by one runner per GPU; each waiting job goes to the runner that frees up first.
+// A queue worked by one runner per GPU; each waiting job goes to the runner that frees up first.
 TEST(PhaseEstimate, AQueueOnSeveralRunnersIsDealtToTheFirstOneFree) {
   EXPECT_LT(queueSecondsLeft(-1, {}, 5, 2), 0);             // no job ended: nothing known
   EXPECT_DOUBLE_EQ(queueSecondsLeft(10, {}, 4, 1), 40);      // one runner: one after another
@@ -319,7 +319,7 @@ TEST(PhaseEstimate, AQueueOnSeveralRunnersIsDealtToTheFirstOneFree) {
   EXPECT_DOUBLE_EQ(queueSecondsLeft(10, {4, 25}, 0, 3), 6);   // only what is in flight
 }
 
-// Issue 17: the problems of an edit's run go when Revert shows the recorded program again, in the program
+// The problems of an edit's run go when Revert shows the recorded program again, in the program
 // and in the extracted source alike.
 TEST(CodeProblems, RevertTakesTheEditsProblemsAway) {
   const auto run = test::syntheticRun();

@@ -1,4 +1,4 @@
-// Issue 18 item 3: Run All Visible keeps one timing runner per GPU, as `kscope batch --gpus` does. On the CPU
+// Run All Visible keeps one timing runner per GPU, as `kscope batch --gpus` does. On the CPU
 // with a fake device list (KSCOPE_GPU_LIST, as the CLI's tests use): three runners work one queue at once,
 // each entry runs once, each result names the GPU whose runner measured it (checked against what that
 // runner's program saw in CUDA_VISIBLE_DEVICES), the queue's progress says what each GPU does and how long

@@ -1,4 +1,4 @@
-// Issue 19 in the window: presentation mode over a sample run (arrow keys step, Esc leaves, the slides
+// Presentation mode in the window over a sample run (arrow keys step, Esc leaves, the slides
 // saved in the run's sidecar and read back when the run is opened again), File ▸ Export's report and the
 // charts' "Save Chart as PNG/SVG". The sample run is copied into a temporary folder, since the sidecar is
 // written next to the run.

@@ -238,7 +238,7 @@ TEST(RepairInTheWindow, RepairShowsADiffAndMakesAnEditedCopyKeepingTheOriginalAn
   EXPECT_EQ(code->candidateProgram().toStdString(), original);
 }
 
-// Issue 21 item 4: Run on a machine without a GPU, for a program that builds CUDA with load_inline,
+// Run on a machine without a GPU, for a program that builds CUDA with load_inline,
 // compiles the kernel with nvcc alone (the Compile path) instead of failing in torch's architecture
 // detection and timing the fallback; it says what it did, with the compiler's errors on the program's lines.
 protocol::Environment environmentOn(const std::string& device) {
@@ -301,7 +301,7 @@ TEST(RunWithoutGpu, RunCompilesTheKernelAndShowsTheCompilersErrorOnItsLine) {
   code->revertEdit();  // no autosaved edit left for later tests
 }
 
-// Issue 21 items 2-3 end to end: a `kscope run --repair` row (the store row kscope run records: the repaired
+// The repair flow end to end: a `kscope run --repair` row (the store row kscope run records: the repaired
 // program's end event with its "repair" beside it, runs::recordResult) after an earlier run of the program
 // as the file has it that fell back. The window's run history shows the repaired run as such, with its
 // repairs, and its details put the recorded, fallback and repaired kernel numbers side by side, first.

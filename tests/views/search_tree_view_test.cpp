@@ -143,7 +143,7 @@ TEST(SearchTreeView, CtrlNineShowsTheTab) {
             window.searchTreeView());
 }
 
-// Issue 14: the search tree of a 100 000-candidate run draws in < 1 s and stays interactive. One task, each
+// The search tree of a 100 000-candidate run draws in < 1 s and stays interactive. One task, each
 // candidate derived from a random earlier one, eight per round (bench/generate_run.cpp's lineage).
 TEST(SearchTreeView, AHundredThousandCandidatesStayInteractive) {
   constexpr int kCandidates = 100000;

@@ -1,4 +1,4 @@
-// Issue 17 items 2-4: a caught hack or a fallback never reads as a win (the run's header, the Measurements
+// A caught hack or a fallback never reads as a win (the run's header, the Measurements
 // table, the task table say so first and strike the number through), the Flags column shows the worst
 // family first with every flag in its tooltip, and the GUI and `kscope summary` count the same candidates as
 // flagged, with the same severity per family.

@@ -79,7 +79,7 @@ RunSettingsBar::RunSettingsBar(QWidget* parent)
   auto* form = new QFormLayout(m_limitsPopup);
   form->addRow(buddyLabel(tr("Limit per phase"), m_limit, m_limitsPopup), m_limit);
   form->addRow(buddyLabel(tr("Memory"), m_memory, m_limitsPopup), m_memory);
-  // Issue 18: Run All Visible keeps one runner per GPU; empty is every GPU found (one runner without any).
+  // Run All Visible keeps one runner per GPU; empty is every GPU found (one runner without any).
   m_gpus->setObjectName(QStringLiteral("runGpus"));
   m_gpus->setPlaceholderText(tr("all"));
   m_gpus->setClearButtonEnabled(true);
