@@ -21,7 +21,7 @@
 #include "views/model/runtime_evidence.h"
 #include "views/model/speedup_format.h"
 #include "views/model/task_label.h"
-#include "views/widgets/baseline_label.h"
+#include "views/model/baseline_label.h"
 
 namespace ks {
 namespace {

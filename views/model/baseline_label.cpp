@@ -1,4 +1,4 @@
-#include "views/widgets/baseline_label.h"
+#include "views/model/baseline_label.h"
 
 #include <array>
 #include <utility>
