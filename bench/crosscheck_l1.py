@@ -175,6 +175,23 @@ def harness_outcome(path):
     return None, None, last.get("error_msg") or last.get("info") or "did not finish"
 
 
+def harness_times(path):
+    """(reference ms, candidate ms), means over the global trials, from eval_pipeline's per-trial lines: each
+    gives the score (mean reference / mean candidate) and ave_gpu_execution_time (their sum, in seconds)."""
+    refs, cands = [], []
+    try:
+        with open(path) as f:
+            lines = [json.loads(l) for l in f if l.strip().startswith("{")]
+    except (OSError, ValueError):
+        return None, None
+    for l in lines:
+        if "trial" in l and l.get("score") and l.get("ave_gpu_execution_time"):
+            both, score = 1000.0 * l["ave_gpu_execution_time"], l["score"]
+            refs.append(both * score / (1 + score))
+            cands.append(both / (1 + score))
+    return (statistics.mean(refs), statistics.mean(cands)) if refs else (None, None)
+
+
 def ours_outcome(path):
     """(l1 score, l1 spread, own speedup, flushed, own verdict, l1 verdict) from `kscope run --json`."""
     try:
@@ -193,6 +210,8 @@ def ours_outcome(path):
         "l1": l1.get("speedup") or None,
         "l1_spread": l1.get("spread"),
         "flushed": l1.get("flushed_speedup") or None,
+        "reference_ms": statistics.mean(l1["reference_ms"]) if l1.get("reference_ms") else None,
+        "candidate_ms": statistics.mean(l1["candidate_ms"]) if l1.get("candidate_ms") else None,
         "own": timing.get("speedup"),
         "own_verdict": "correct" if (r.get("correctness") or {}).get("passed") else "incorrect",
         "l1_verdict": ("correct" if check.get("ok") else (check.get("message") or l1.get("note") or "not run")),
@@ -216,6 +235,14 @@ def cmd_report(a):
     tasks = [t for t in open(os.path.join(a.out, "tasks.txt")).read().split() if t]
     repeats = sorted(os.listdir(os.path.join(a.state, "seed"))) if os.path.isdir(os.path.join(a.state, "seed")) else []
     print(f"# CUDA-L1's eval_pipeline beside KernelScope's cuda-l1-eval{' on ' + a.gpu if a.gpu else ''}\n")
+    kinds = []
+    for r in repeats:
+        try:
+            kinds.append(open(os.path.join(a.state, "ours", r, "RUNNER")).read().strip())
+        except OSError:
+            kinds.append("warm")
+    print(f"KernelScope's runner per repeat: {', '.join(f'{r} {k}' for r, k in zip(repeats, kinds))} "
+          "(warm: `kscope serve`'s, which served the earlier tasks; cold: one per task).\n")
     print(f"{len(repeats)} repeat(s); medians over repeats [range]; ratio = median of per-repeat ratios "
           "KernelScope-as-CUDA-L1 / harness; ± = each method's own 95 % half-width over its 7 global trials.\n")
     print("| task | recorded (H100) | CUDA-L1 harness | KernelScope as CUDA-L1 | ratio | same, L2 flushed | "
@@ -223,6 +250,7 @@ def cmd_report(a):
     print("|---|---|---|---|---|---|---|---|")
     agree = compared = 0
     noisy = []
+    split = {}  # task: [(harness reference ms, ours, harness candidate ms, ours)] per repeat with both
     for t in tasks:
         name = t.replace("/", "_")
         seeds, ours, ratios, seed_sd, our_spread = [], [], [], [], []
@@ -231,7 +259,11 @@ def cmd_report(a):
         for r in repeats:
             s, sd, sv = harness_outcome(os.path.join(a.state, "seed", r, name + ".log"))
             o = ours_outcome(os.path.join(a.state, "ours", r, name + ".json")) or {}
-            verdicts.add(f"{sv} / {o.get('l1_verdict', '—')} / {o.get('own_verdict', '—')}")
+            if sv != "no log" or o:  # a repeat that reached this task
+                verdicts.add(f"{sv} / {o.get('l1_verdict', '—')} / {o.get('own_verdict', '—')}")
+            hr, hc = harness_times(os.path.join(a.state, "seed", r, name + ".log"))
+            if hr and hc and o.get("reference_ms") and o.get("candidate_ms"):
+                split.setdefault(t, []).append((hr, o["reference_ms"], hc, o["candidate_ms"]))
             flags.update(o.get("flags") or [])
             if s:
                 seeds.append(s)
@@ -264,6 +296,19 @@ def cmd_report(a):
     print(f"\n{agree} of {compared} tasks within ±{TOLERANCE * 100:.0f} % (median of per-repeat ratios).")
     if noisy:
         print("Outside ±5 % where a method's own spread is larger than 5 %: " + ", ".join(noisy) + ".")
+    if split:
+        print("\nWhere a ratio comes from: each model's mean time a call (ms, median over repeats with both), "
+              "KernelScope-as-CUDA-L1 against the harness.\n")
+        print("| task | reference: harness | as CUDA-L1 | ours / harness | candidate: harness | as CUDA-L1 | "
+              "ours / harness |")
+        print("|---|---|---|---|---|---|---|")
+        for t in tasks:
+            if t not in split:
+                continue
+            med = lambda i: statistics.median(x[i] for x in split[t])
+            rel = lambda i, j: statistics.median(x[j] / x[i] for x in split[t])
+            print(f"| {t} | {med(0):.3f} | {med(1):.3f} | {rel(0, 1):.3f} | {med(2):.3f} | {med(3):.3f} | "
+                  f"{rel(2, 3):.3f} |")
 
 
 def main():

@@ -16,6 +16,8 @@
 #           first on odd repeats and KernelScope first on even ones
 #   report  bench/crosscheck_l1.py report into $OUT/crosscheck-l1.md and on stdout
 #
+# OURS_RUNNER=cold runs each `kscope run` on a runner of its own (--no-server) instead of the warm one, to
+# tell what a runner that served earlier requests adds from what the runner's process adds (default warm).
 # STATE is /tmp/kscope-crosscheck-l1 (CROSSCHECK_STATE); it outlives calls while the machine stays warm.
 # Every stage stops before GPU_TOTAL_S (default 570) so one device call ends cleanly.
 set -uo pipefail
@@ -52,9 +54,12 @@ seed_run() {  # seed_run TASK LOG
   (cd "$state" && timeout "$(($(left) > 30 ? $(left) - 20 : 10))" python3 "$root/bench/crosscheck_l1.py" harness \
     "$prep" "$1" "$2") >> "$state/harness.out" 2>&1
 }
+runner_kind=${OURS_RUNNER:-warm}
 ours_run() {  # ours_run TASK OUTFILE
+  local cold=()
+  [[ $runner_kind == cold ]] && cold=(--no-server)
   timeout "$(($(left) > 30 ? $(left) - 20 : 10))" "$gpu_build_dir/bin/kscope" run "$prep/tasks.jsonl" --task "$1" \
-    --device cuda --no-store --json --cuda-l1-eval > "$2" 2>> "$state/ours.log"
+    --device cuda --no-store --json --cuda-l1-eval "${cold[@]}" > "$2" 2>> "$state/ours.log"
 }
 
 for stage in "$@"; do
@@ -68,11 +73,12 @@ for stage in "$@"; do
     ((status == 0)) || { tail -40 "$OUT/build.log"; exit 1; }
     ;;
   time)
-    serve_start
+    [[ $runner_kind == cold ]] || serve_start
     rep=$(($(ls "$state/seed" 2>/dev/null | wc -l) + 1))
     r=$(printf '%02d' "$rep")
     mkdir -p "$state/seed/$r" "$state/ours/$r"
-    log "repeat $r"
+    echo "$runner_kind" > "$state/ours/$r/RUNNER"
+    log "repeat $r ($runner_kind runner)"
     mapfile -t tasks < "$prep/tasks.txt"
     ((rep % 2 == 0)) && mapfile -t tasks < <(printf '%s\n' "${tasks[@]}" | tac)
     for t in "${tasks[@]}"; do
