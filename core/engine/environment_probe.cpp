@@ -1,5 +1,6 @@
 #include "core/engine/environment_probe.h"
 
+#include <dlfcn.h>
 #include <pybind11/pybind11.h>
 #include <unistd.h>
 
@@ -37,6 +38,16 @@ std::string procDriverVersion() {
   return std::string(rest.substr(0, rest.find_first_of(" \t")));
 }
 
+// "static" when the interpreter is part of this executable (kscope-runner linked with the static libpython,
+// cmake/KsStaticPython.cmake), "shared" when it comes from libpython's shared object.
+std::string pythonLink() {
+  Dl_info python{}, self{};
+  if (::dladdr(reinterpret_cast<void*>(&Py_GetVersion), &python) == 0 ||
+      ::dladdr(reinterpret_cast<void*>(&pythonLink), &self) == 0)
+    return "";
+  return python.dli_fbase == self.dli_fbase ? "static" : "shared";
+}
+
 std::string str(const py::handle& h) { return h.is_none() ? "" : py::str(h).cast<std::string>(); }
 
 }  // namespace
@@ -49,6 +60,7 @@ protocol::Environment probeEnvironment(const std::string& runner, const std::str
   e.torch = str(torch.attr("__version__"));
   e.cuda = str(torch.attr("version").attr("cuda"));
   e.python = str(py::module_::import("platform").attr("python_version")());
+  e.pythonLink = pythonLink();
   e.cpuThreads = torch.attr("get_num_threads")().cast<int>();
   e.cpu = cpuModel();
   e.hostname = hostName();

@@ -1,6 +1,6 @@
 #pragma once
 // The context every result carries (docs/runner-protocol.md, "environment"): device and driver, CUDA, torch
-// and Python versions, CPU model, host name, torch's CPU threads and, where NVML answers, GPU clocks.
+// and Python versions (and whether libpython is linked in or shared), CPU model, host name, torch's CPU threads and, where NVML answers, GPU clocks.
 #include <string>
 
 #include "core/protocol/evaluate_result.h"

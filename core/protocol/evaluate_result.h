@@ -48,6 +48,9 @@ struct Environment {
   std::string driver;      // NVIDIA driver version; empty without one
   std::string cuda;        // CUDA version torch was built with; empty for a CPU build
   std::string torch, python, cpu, hostname;
+  // How the runner has libpython: "static" (linked in, as the python3 executable has it) or "shared" (the
+  // position-independent shared library, slower for Python-bound calls); empty from older runners.
+  std::string pythonLink;
   int cpuThreads = 0;  // torch intra-op threads
   Clocks clocks;
   std::optional<Containment> containment;  // absent from older runners, which reported none

@@ -56,6 +56,7 @@ Environment environmentFrom(const Fields& f) {
   e.cuda = f.strOr("cuda", "");
   e.torch = f.str("torch");
   e.python = f.str("python");
+  e.pythonLink = f.strOr("python_link", "");
   e.cpu = f.strOr("cpu", "");
   e.hostname = f.strOr("hostname", "");
   e.cpuThreads = f.optInteger("cpu_threads", 0).value_or(0);
@@ -446,6 +447,7 @@ Json toJson(const Environment& e) {
             {"cuda", e.cuda},
             {"torch", e.torch},
             {"python", e.python},
+            {"python_link", e.pythonLink},
             {"cpu", e.cpu},
             {"hostname", e.hostname},
             {"cpu_threads", e.cpuThreads},

@@ -90,6 +90,8 @@ TEST_F(RunnerProcessTest, ServesSeveralRequestsInOneProcess) {
   Decoded<Environment> env = decodeHelloPayload(helloResult.result);
   ASSERT_TRUE(env.value) << env.error;
   EXPECT_FALSE(env.value->torch.empty());
+  // Linked in where the interpreter has a static libpython, as the python3 executable is (KSCOPE_STATIC_PYTHON).
+  EXPECT_EQ(env.value->pythonLink, KS_RUNNER_PYTHON_LINK);
 
   const std::string good = engine::testing::candidateWith("return self.linear(x).clamp_min(0)");
   auto first = roundTrip(encodeRequest(evaluate("e1", good)), "e1");

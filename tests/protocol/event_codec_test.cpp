@@ -18,6 +18,7 @@ Environment sampleEnvironment() {
   e.cuda = "13.0";
   e.torch = "2.11.0";
   e.python = "3.12.3";
+  e.pythonLink = "static";
   e.cpu = "AMD EPYC";
   e.hostname = "gpu1";
   e.cpuThreads = 16;

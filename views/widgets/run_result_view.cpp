@@ -58,7 +58,11 @@ QString environmentHtml(const protocol::Environment& e) {
   if (!e.driver.empty()) parts << QObject::tr("driver %1").arg(html(e.driver));
   if (!e.cuda.empty()) parts << QObject::tr("CUDA %1").arg(html(e.cuda));
   if (!e.torch.empty()) parts << QObject::tr("torch %1").arg(html(e.torch));
-  if (!e.python.empty()) parts << QObject::tr("Python %1").arg(html(e.python));
+  if (!e.python.empty())
+    parts << (e.pythonLink == "shared"
+                  ? QObject::tr("Python %1 on the shared libpython (Python-bound calls slower than in python3)")
+                        .arg(html(e.python))
+                  : QObject::tr("Python %1").arg(html(e.python)));
   if (e.cpuThreads > 0)
     parts << counted(e.cpuThreads, QObject::tr("torch thread"), QObject::tr("torch threads"));
   if (e.clocks.sm && e.clocks.smMax)
