@@ -1,6 +1,7 @@
 #pragma once
 // Finding kscope-runner: an explicit path, then $KSCOPE_RUNNER, then the folder of the running executable
-// (the build and install put kscope, kernelscope and kscope-runner side by side), then $PATH.
+// (the build and install put kscope, kernelscope and kscope-runner side by side), then $PATH. The path found
+// is absolute: the runner is started in a working folder of its own.
 #include <filesystem>
 #include <string>
 
