@@ -446,12 +446,15 @@ CudaL2Precision parseCudaL2Precision(const std::string& precision) {
 }
 
 RunFile readCudaL2(const fs::path& path, const LoadOptions& options) {
+  return readCudaL2(path, options, cudaL2InputKind(path));
+}
+
+RunFile readCudaL2(const fs::path& path, const LoadOptions& options, CudaL2Input kind) {
   RunFile run;
   run.path = path.string();
   run.format = "cuda-l2";
   IssueList issues(run.path, run.issues);
   ReleaseReader reader(run, issues, options);
-  const CudaL2Input kind = cudaL2InputKind(path);
   std::vector<std::string> names;
   if (kind == CudaL2Input::Root) {
     const fs::path root = normalFolder(path);

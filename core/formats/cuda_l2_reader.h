@@ -40,5 +40,7 @@ struct CudaL2Precision {
 CudaL2Precision parseCudaL2Precision(const std::string& precision);
 
 RunFile readCudaL2(const std::filesystem::path& path, const LoadOptions& options = {});
+// The same, for a `path` whose kind the caller already asked cudaL2InputKind for (loadAny).
+RunFile readCudaL2(const std::filesystem::path& path, const LoadOptions& options, CudaL2Input kind);
 
 }  // namespace ks

@@ -228,6 +228,10 @@ GoodKernelsInput goodKernelsInputKind(const fs::path& path) {
 }
 
 RunFile readGoodKernels(const fs::path& path, const LoadOptions& options) {
+  return readGoodKernels(path, options, goodKernelsInputKind(path));
+}
+
+RunFile readGoodKernels(const fs::path& path, const LoadOptions& options, GoodKernelsInput kind) {
   RunFile run;
   run.path = path.string();
   run.format = "good-kernels";
@@ -235,7 +239,7 @@ RunFile readGoodKernels(const fs::path& path, const LoadOptions& options) {
   const fs::path named = normalFolder(path);
   run.title = named.filename().string();
   std::vector<fs::path> folders;
-  switch (goodKernelsInputKind(path)) {
+  switch (kind) {
     case GoodKernelsInput::TaskFolder:
       folders.push_back(named);
       break;

@@ -16,5 +16,7 @@ enum class GoodKernelsInput { None, Collection, TaskFolder };
 GoodKernelsInput goodKernelsInputKind(const std::filesystem::path& path);
 
 RunFile readGoodKernels(const std::filesystem::path& path, const LoadOptions& options = {});
+// The same, for a `path` whose kind the caller already asked goodKernelsInputKind for (loadAny).
+RunFile readGoodKernels(const std::filesystem::path& path, const LoadOptions& options, GoodKernelsInput kind);
 
 }  // namespace ks

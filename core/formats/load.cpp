@@ -69,12 +69,9 @@ std::string unknownFormatProblem(const std::filesystem::path& path) {
          "kscope run file (first line {\"kscope_run\": 1, ...}), a KernelBench folder or a .cu file";
 }
 
-}  // namespace
-
-InputFormat detectFormat(const std::filesystem::path& path) {
+// A file or a folder that is neither a CUDA-L2 release nor a good-kernels folder.
+InputFormat detectFileOrFolder(const std::filesystem::path& path) {
   std::error_code ec;
-  if (cudaL2InputKind(path) != CudaL2Input::None) return InputFormat::CudaL2Release;
-  if (goodKernelsInputKind(path) != GoodKernelsInput::None) return InputFormat::GoodKernelsFolder;
   if (std::filesystem::is_directory(path, ec))
     return kernelBenchLevels(path).empty() ? InputFormat::Unknown : InputFormat::KernelBenchFolder;
   if (!std::filesystem::is_regular_file(path, ec)) return InputFormat::Unknown;
@@ -82,6 +79,28 @@ InputFormat detectFormat(const std::filesystem::path& path) {
   if (extension == ".cu" || extension == ".cuh") return InputFormat::CudaSource;
   return formatOfJsonLine(firstLinePrefix(path));
 }
+
+// The format, with what the folder readers learned on the way, so that loadAny asks each once.
+struct Detected {
+  InputFormat format = InputFormat::Unknown;
+  CudaL2Input cudaL2 = CudaL2Input::None;
+  GoodKernelsInput goodKernels = GoodKernelsInput::None;
+};
+
+Detected detect(const std::filesystem::path& path) {
+  Detected d;
+  if ((d.cudaL2 = cudaL2InputKind(path)) != CudaL2Input::None)
+    d.format = InputFormat::CudaL2Release;
+  else if ((d.goodKernels = goodKernelsInputKind(path)) != GoodKernelsInput::None)
+    d.format = InputFormat::GoodKernelsFolder;
+  else
+    d.format = detectFileOrFolder(path);
+  return d;
+}
+
+}  // namespace
+
+InputFormat detectFormat(const std::filesystem::path& path) { return detect(path).format; }
 
 const char* formatName(InputFormat f) {
   switch (f) {
@@ -122,7 +141,8 @@ RunFile loadAny(const std::filesystem::path& path, const LoadOptions& options) {
       if (issue.file == copy) issue.file = path.string();
     return run;
   }
-  switch (detectFormat(path)) {
+  const Detected detected = detect(path);
+  switch (detected.format) {
     case InputFormat::CudaL1Jsonl:
       return readCudaL1(path, options);
     case InputFormat::KernelScopeRun:
@@ -132,9 +152,9 @@ RunFile loadAny(const std::filesystem::path& path, const LoadOptions& options) {
     case InputFormat::CudaSource:
       return readCudaSource(path, options);
     case InputFormat::CudaL2Release:
-      return readCudaL2(path, options);
+      return readCudaL2(path, options, detected.cudaL2);
     case InputFormat::GoodKernelsFolder:
-      return readGoodKernels(path, options);
+      return readGoodKernels(path, options, detected.goodKernels);
     case InputFormat::Unknown:
       break;
   }
