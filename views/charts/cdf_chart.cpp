@@ -11,7 +11,6 @@
 #include <QCursor>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -95,15 +94,9 @@ void ChartsView::buildCdf() {
   y->setRange(0, 100);
   y->setLabelFormat(QStringLiteral("%d%%"));
   y->setTitleText(tr("candidates at or below"));
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  for (QAbstractSeries* s : chart->series()) {
-    s->attachAxis(x);
-    s->attachAxis(y);
-  }
-  chart->legend()->setAlignment(Qt::AlignTop);
-  for (QLegendMarker* marker : chart->legend()->markers(one)) marker->setVisible(false);
-  for (QLegendMarker* marker : chart->legend()->markers(notWins)) marker->setVisible(!greyMarks.isEmpty());
+  frame(chart, x, y);
+  showInLegend(chart, one, false);
+  showInLegend(chart, notWins, !greyMarks.isEmpty());
   const auto select = [this](const QPointF& clicked) {
     const auto& pts = m_distribution.points();
     // The marker nearest the click (in log x); it stands for the sorted points since the previous one.

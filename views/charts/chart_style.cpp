@@ -1,6 +1,10 @@
 #include "views/charts/chart_style.h"
 
+#include <QAbstractAxis>
+#include <QAbstractSeries>
 #include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLogValueAxis>
 #include <algorithm>
 #include <cmath>
@@ -33,6 +37,20 @@ QLogValueAxis* makeLogAxis(double lo, double hi, const QString& title) {
   axis->setRange(std::exp2(std::floor(std::log2(std::min(lo, 1.0)))),
                  std::exp2(std::ceil(std::log2(std::max(hi, 1.0))) + (hi <= 1.0 ? 1 : 0)));
   return axis;
+}
+
+void frame(QChart* chart, QAbstractAxis* x, QAbstractAxis* y) {
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  for (QAbstractSeries* s : chart->series()) {
+    s->attachAxis(x);
+    s->attachAxis(y);
+  }
+  chart->legend()->setAlignment(Qt::AlignTop);
+}
+
+void showInLegend(QChart* chart, QAbstractSeries* series, bool shown) {
+  for (QLegendMarker* marker : chart->legend()->markers(series)) marker->setVisible(shown);
 }
 
 }  // namespace ks::chart

@@ -5,6 +5,8 @@
 #include <QString>
 #include <cstddef>
 
+class QAbstractAxis;
+class QAbstractSeries;
 class QChart;
 class QLogValueAxis;
 
@@ -23,5 +25,10 @@ QString shortEdge(double value);
 QChart* makeChart(const QString& title);
 // Log axis over [lo, hi] widened to whole octaves and to include 1×.
 QLogValueAxis* makeLogAxis(double lo, double hi, const QString& title);
+// `x` at the bottom and `y` on the left of `chart`, every series it holds now attached to both, and the
+// legend above the plot: the frame every chart of the tab shares. Add the series first.
+void frame(QChart* chart, QAbstractAxis* x, QAbstractAxis* y);
+// Shows or hides the legend entries of one series (a helper line, or a "not a win" series with no points).
+void showInLegend(QChart* chart, QAbstractSeries* series, bool shown);
 
 }  // namespace ks::chart

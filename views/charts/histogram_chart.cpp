@@ -11,7 +11,6 @@
 #include <QCursor>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -97,11 +96,7 @@ void ChartsView::buildHistogram() {
   y->setTickType(QValueAxis::TicksDynamic);
   y->setTickAnchor(0);
   y->setTickInterval(step);
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  series->attachAxis(x);
-  series->attachAxis(y);
-  chart->legend()->setAlignment(Qt::AlignTop);
+  frame(chart, x, y);
   for (QBarSet* set : {slower, faster, notWin}) {
     connect(set, &QBarSet::clicked, this, [this](int index) {
       if (index >= 0 && index < static_cast<int>(m_bins.size()))

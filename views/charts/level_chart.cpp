@@ -10,7 +10,6 @@
 #include <QCursor>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -99,16 +98,10 @@ void ChartsView::buildLevels() {
   x->append(categories);
   auto* y = makeLogAxis(m_distribution.points().front().speedup, m_distribution.points().back().speedup,
                         tr("speedup (×, log scale)"));
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  for (QAbstractSeries* s : chart->series()) {
-    s->attachAxis(x);
-    s->attachAxis(y);
-  }
-  chart->legend()->setAlignment(Qt::AlignTop);
-  for (QLegendMarker* marker : chart->legend()->markers(boxes)) marker->setVisible(false);
-  for (QLegendMarker* marker : chart->legend()->markers(dots)) marker->setVisible(greyDots->count() > 0);
-  for (QLegendMarker* marker : chart->legend()->markers(greyDots)) marker->setVisible(greyDots->count() > 0);
+  frame(chart, x, y);
+  showInLegend(chart, boxes, false);
+  showInLegend(chart, dots, greyDots->count() > 0);
+  showInLegend(chart, greyDots, greyDots->count() > 0);
   connect(boxes, &QBoxPlotSeries::clicked, this, [this, levels, boxes](QBoxSet* set) {
     const int index = static_cast<int>(boxes->boxSets().indexOf(set));
     if (index < 0) return;

@@ -12,7 +12,6 @@
 #include <QCursor>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -144,15 +143,9 @@ void ChartsView::buildVersus() {
     chart->addSeries(s);
   for (int i = 0; i < bars.size(); ++i) {
     if (i == 0) bars[i]->setName(tr("95% interval"));
-    for (QLegendMarker* marker : chart->legend()->markers(bars[i])) marker->setVisible(i == 0);
+    showInLegend(chart, bars[i], i == 0);
   }
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  for (QAbstractSeries* s : chart->series()) {
-    s->attachAxis(x);
-    s->attachAxis(y);
-  }
-  chart->legend()->setAlignment(Qt::AlignTop);
+  frame(chart, x, y);
   for (QScatterSeries* dots : {agree, disagree, untrusted}) {
     connect(dots, &QScatterSeries::clicked, this, [this](const QPointF& clicked) {
       const auto nearest =
