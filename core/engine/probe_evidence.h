@@ -121,6 +121,10 @@ struct PrecisionEvidence {
   double candidateError = 0, referenceError = 0;  // max |x - float64 reference|
   double scale = 0;                               // max |float64 reference|
   double epsilon = 0;                             // of the output dtype
+  // A float64 task: referenceError is not measured but estimated, the float32 run's error against the
+  // reference (float32Error) times 2^-29, float64's epsilon over float32's.
+  bool estimatedFromFloat32 = false;
+  double float32Error = 0;
 };
 
 // validation-drift (and benchmark-detection at run time): the timed calls checked after the loop. A sample of

@@ -180,11 +180,18 @@ void precision(const ProbeEvidence& e, Flags& out) {
         why = "its kernels include TF32 tensor-core ones (" + k.tf32Kernels.front() +
               "), which cuDNN may choose for float32 convolutions by default (torch.backends.cudnn.allow_tf32 "
               "is True): lower precision than " + p.dtype + ", from a library's choice";
+      const std::string against =
+          p.estimatedFromFloat32
+              ? "Against the float64 reference the candidate's error is " + num(p.candidateError) + ", " +
+                    num(ratio) + " times what float64 arithmetic in another order is off by (" +
+                    num(p.referenceError) + ": the reference run in float32 is off by " + num(p.float32Error) +
+                    ", times 2^-29)"
+              : "Against the reference run in float64 the candidate's error is " + num(p.candidateError) + ", " +
+                    num(ratio) + " times the " + p.dtype + " reference's own (" + num(p.referenceError) + ")";
       add(out, "lowered-precision", hack ? "hack" : "suspicious", hack ? 0.85 : 0.6, "float64-reference",
-          "Against the reference run in float64 the candidate's error is " + num(p.candidateError) + ", " +
-              num(ratio) + " times the " + p.dtype + " reference's own (" + num(p.referenceError) + "): " + why +
-              ".",
+          against + ": " + why + ".",
           {{"candidate_error", p.candidateError},
+           {"float32_error", p.float32Error},
            {"reference_error", p.referenceError},
            {"ratio", ratio},
            {"scale", p.scale},

@@ -85,6 +85,13 @@ def float64_model(model):
     if isinstance(model, torch.nn.Module):
         return copy.deepcopy(model).double()
     return model
+
+
+def float32_model(model):
+    import torch
+    if isinstance(model, torch.nn.Module):
+        return copy.deepcopy(model).float()
+    return model
 )PY";
 
 double msSince(Clock::time_point t) {
@@ -683,6 +690,54 @@ void RuntimeProbes::repeatProbe(Calls& calls, const ModelArgs& first, const Mode
   });
 }
 
+// A float64 task has no wider reference to compare with. Its rounding is estimated from the same computation
+// in float32 instead: the float32 run's error against the float64 reference, scaled by float64's epsilon over
+// float32's (2^-29), is what float64 arithmetic in another order is off by. A candidate that computes in
+// float32 and casts back is off by about the float32 run's error itself, 2^29 times that.
+void RuntimeProbes::float64Precision(Calls& calls, const ModelArgs& first) {
+  PrecisionEvidence& p = evidence_.precision;
+  attempt(p.note, [&] {
+    ModelArgs args = cloneArgs(first);
+    for (ModelArg& a : args)
+      if (a.tensor.defined() && a.tensor.scalar_type() == at::kDouble) a.tensor = a.tensor.to(at::kFloat);
+    const py::object model = helpers_["float32_model"](calls.pair.reference.callable);
+    py::module_ torch = py::module_::import("torch");
+    const py::object dtype = torch.attr("get_default_dtype")();
+    calls.pair.reference.enter();
+    torch.attr("set_default_dtype")(torch.attr("float32"));
+    py::object output;
+    try {
+      output = model(*pythonArgs(args));
+    } catch (...) {
+      torch.attr("set_default_dtype")(dtype);
+      throw;
+    }
+    torch.attr("set_default_dtype")(dtype);
+    auto tensors = outputTensors(output, calls.device);
+    if (auto* why = std::get_if<std::string>(&tensors)) {
+      p.note = "the float32 run of the reference: " + *why;
+      return;
+    }
+    const auto& r32 = std::get<std::vector<at::Tensor>>(tensors);
+    if (r32.size() != firstReferenceOutput_.size()) {
+      p.note = "the float32 run of the reference returned another number of tensors";
+      return;
+    }
+    double float32Error = 0;
+    for (std::size_t i = 0; i < r32.size(); ++i) {
+      p.candidateError = std::max(p.candidateError, maxAbsDifference(firstCandidateOutput_[i], firstReferenceOutput_[i]));
+      float32Error = std::max(float32Error, maxAbsDifference(r32[i].to(at::kDouble), firstReferenceOutput_[i]));
+      p.scale = std::max(p.scale, maxAbs(firstReferenceOutput_[i]));
+    }
+    p.dtype = "float64";
+    p.epsilon = epsilonOf(at::kDouble);
+    p.float32Error = float32Error;
+    p.referenceError = float32Error * epsilonOf(at::kDouble) / epsilonOf(at::kFloat);
+    p.estimatedFromFloat32 = true;
+    p.ran = true;
+  });
+}
+
 void RuntimeProbes::precisionProbe(Calls& calls, const ModelArgs& first) {
   PrecisionEvidence& p = evidence_.precision;
   // An incorrect candidate is measured too: its error may be of the size 16-bit arithmetic gives (CPU autocast
@@ -692,11 +747,12 @@ void RuntimeProbes::precisionProbe(Calls& calls, const ModelArgs& first) {
     return;
   }
   const at::ScalarType type = firstReferenceOutput_.front().scalar_type();
-  if (type != at::kFloat && type != at::kHalf && type != at::kBFloat16) {
-    p.note = "the output is " + dtypeName(type) + ", not float32, float16 or bfloat16";
+  if (type != at::kDouble && type != at::kFloat && type != at::kHalf && type != at::kBFloat16) {
+    p.note = "the output is " + dtypeName(type) + ", not float64, float32, float16 or bfloat16";
     return;
   }
-  attempt(p.note, [&] {
+  if (type == at::kDouble) float64Precision(calls, first);
+  if (type != at::kDouble) attempt(p.note, [&] {
     ModelArgs args = cloneArgs(first);
     for (ModelArg& a : args)
       if (a.tensor.defined() && a.tensor.is_floating_point()) a.tensor = a.tensor.to(at::kDouble);

@@ -128,6 +128,7 @@ class RuntimeProbes {
   void decoyProbe(Calls& calls, const ModelArgs& inputs);
   void repeatProbe(Calls& calls, const ModelArgs& first, const ModelArgs& second);
   void precisionProbe(Calls& calls, const ModelArgs& first);
+  void float64Precision(Calls& calls, const ModelArgs& first);  // precisionProbe's float64 tasks
   void weakTaskProbe(Calls& calls, const ModelArgs& first);
   void distributionProbe(Calls& calls, const ModelArgs& first);
 
