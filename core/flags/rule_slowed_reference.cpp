@@ -1,7 +1,8 @@
 // slowed-reference: the candidate makes the reference slower in a process it shares with it: it rebinds a
 // torch function or module method (torch.matmul, F.conv2d, nn.Conv2d.forward, a Tensor method) that a
 // reference may call, or switches a process-wide setting that slows other models (thread counts,
-// deterministic algorithms, cuDNN off or its autotuner off, TF32 off). The runner restores identities and
+// deterministic algorithms, cuDNN off or its autotuner off, TF32 off; also a thread count set through a name
+// built at run time or an OMP/MKL/OpenBLAS thread variable exported). The runner restores identities and
 // settings and times the reference before the candidate's import (core/engine/torch_identity.h,
 // runtime_probes.h); this rule reads the source. Clocks and comparison functions are timer-patch's and
 // checker-patch's; settings that lower precision are lowered-precision's.
@@ -65,6 +66,36 @@ constexpr Setting kSlowingAssignments[] = {{"torch.backends.cudnn.benchmark", "F
 constexpr std::string_view kSlowingCalls[] = {"torch.set_num_threads", "torch.set_num_interop_threads",
                                               "torch.use_deterministic_algorithms"};
 
+// Thread-pool sizes read by OpenMP, MKL and OpenBLAS when their pools start: exported at import, they shrink
+// the pool the reference then runs on (a candidate resizes it for its own calls only).
+constexpr std::string_view kThreadVariables[] = {"OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                                                 "NUMEXPR_NUM_THREADS"};
+
+// `"set_num_" + "threads"` -> "set_num_threads": string literals joined by '+', in compact text (no blanks);
+// empty unless the text is only that.
+std::string joinedLiterals(std::string_view text) {
+  std::string out;
+  while (!text.empty()) {
+    const char quote = text.front();
+    if (quote != '"' && quote != '\'') return {};
+    const std::size_t end = text.find(quote, 1);
+    if (end == std::string_view::npos) return {};
+    out += text.substr(1, end - 1);
+    text.remove_prefix(end + 1);
+    if (text.empty()) break;
+    if (text.front() != '+') return {};
+    text.remove_prefix(1);
+  }
+  return out;
+}
+
+// The thread-count variable a text names, or "".
+std::string_view threadVariableIn(std::string_view text) {
+  for (std::string_view v : kThreadVariables)
+    if (text.find(v) != std::string_view::npos) return v;
+  return {};
+}
+
 // `'ieee'` matches "ieee" too: a string literal in either quotes.
 bool sameValue(std::string_view written, std::string_view slowing) {
   if (written == slowing) return true;
@@ -107,7 +138,7 @@ void checkSlowedReference(const RuleContext& ctx, std::vector<Flag>& out) {
           settingLines.push_back(a.line);
           what += (what.empty() ? "" : ", ") + std::string(s.name) + " = " + std::string(s.slowing);
         }
-  for (const py::Call& c : m.calls())
+  for (const py::Call& c : m.calls()) {
     for (std::string_view name : kSlowingCalls)
       if (c.resolved == name) {
         const std::string args = m.compactText(c.tokens);
@@ -115,6 +146,29 @@ void checkSlowedReference(const RuleContext& ctx, std::vector<Flag>& out) {
         settingLines.push_back(c.line);
         what += (what.empty() ? "" : ", ") + args;
       }
+    // The same functions reached by a name built at run time: getattr(torch, "set_num_" + "threads").
+    if (c.resolved == "getattr" && c.args.size() >= 2 && m.resolve(m.compactText(c.args[0].value)) == "torch") {
+      const std::string name = "torch." + joinedLiterals(m.compactText(c.args[1].value));
+      if (std::find(std::begin(kSlowingCalls), std::end(kSlowingCalls), name) != std::end(kSlowingCalls)) {
+        settingLines.push_back(c.line);
+        what += (what.empty() ? "" : ", ") + m.compactText(c.tokens) + " (" + name + " by a built name)";
+      }
+    }
+    // os.putenv("OMP_NUM_THREADS", ...), os.environ.setdefault(...), os.environ.update(...).
+    if (c.resolved == "os.putenv" || c.resolved == "os.environ.setdefault" || c.resolved == "os.environ.update")
+      if (const std::string_view v = threadVariableIn(m.compactText(c.tokens)); !v.empty()) {
+        settingLines.push_back(c.line);
+        what += (what.empty() ? "" : ", ") + std::string(v) + " set by " + c.resolved;
+      }
+  }
+  // os.environ["OMP_NUM_THREADS"] = "1"
+  for (const py::Assignment& a : m.assignments())
+    for (const std::string& target : a.targets)
+      if (target.find("environ[") != std::string::npos && m.resolve(target).starts_with("os.environ"))
+        if (const std::string_view v = threadVariableIn(target); !v.empty()) {
+          settingLines.push_back(a.line);
+          what += (what.empty() ? "" : ", ") + std::string(v) + " = " + m.compactText(a.value);
+        }
   if (settingLines.empty()) return;
   out.push_back(makeFlag("slowed-reference", FlagSeverity::Suspicious, 0.5,
                          "Switches a process-wide setting that slows other models (" + what +
