@@ -690,6 +690,42 @@ void RuntimeProbes::repeatProbe(Calls& calls, const ModelArgs& first, const Mode
   });
 }
 
+// The reference, a deep copy of it, run on the first seed's inputs in `type` (float64 or float32): floating-point
+// inputs cast (to float32 only the float64 ones), torch's default dtype `type` during the call. Empty, with
+// `note` saying why, when its output cannot be compared with the reference's.
+std::optional<std::vector<at::Tensor>> RuntimeProbes::referenceIn(Calls& calls, const ModelArgs& first,
+                                                                  at::ScalarType type, std::string& note) {
+  const bool wide = type == at::kDouble;
+  const std::string what = wide ? "the float64 reference" : "the float32 run of the reference";
+  ModelArgs args = cloneArgs(first);
+  for (ModelArg& a : args)
+    if (a.tensor.defined() && a.tensor.is_floating_point() && (wide || a.tensor.scalar_type() == at::kDouble))
+      a.tensor = a.tensor.to(type);
+  const py::object model = helpers_[wide ? "float64_model" : "float32_model"](calls.pair.reference.callable);
+  py::module_ torch = py::module_::import("torch");
+  const py::object dtype = torch.attr("get_default_dtype")();
+  calls.pair.reference.enter();
+  torch.attr("set_default_dtype")(torch.attr(wide ? "float64" : "float32"));
+  py::object output;
+  try {
+    output = model(*pythonArgs(args));
+  } catch (...) {
+    torch.attr("set_default_dtype")(dtype);
+    throw;
+  }
+  torch.attr("set_default_dtype")(dtype);
+  auto tensors = outputTensors(output, calls.device);
+  if (auto* why = std::get_if<std::string>(&tensors)) {
+    note = what + "'s output: " + *why;
+    return std::nullopt;
+  }
+  if (std::get<std::vector<at::Tensor>>(tensors).size() != firstReferenceOutput_.size()) {
+    note = what + " returned another number of tensors";
+    return std::nullopt;
+  }
+  return std::get<std::vector<at::Tensor>>(std::move(tensors));
+}
+
 // A float64 task has no wider reference to compare with. Its rounding is estimated from the same computation
 // in float32 instead: the float32 run's error against the float64 reference, scaled by float64's epsilon over
 // float32's (2^-29), is what float64 arithmetic in another order is off by. A candidate that computes in
@@ -697,32 +733,9 @@ void RuntimeProbes::repeatProbe(Calls& calls, const ModelArgs& first, const Mode
 void RuntimeProbes::float64Precision(Calls& calls, const ModelArgs& first) {
   PrecisionEvidence& p = evidence_.precision;
   attempt(p.note, [&] {
-    ModelArgs args = cloneArgs(first);
-    for (ModelArg& a : args)
-      if (a.tensor.defined() && a.tensor.scalar_type() == at::kDouble) a.tensor = a.tensor.to(at::kFloat);
-    const py::object model = helpers_["float32_model"](calls.pair.reference.callable);
-    py::module_ torch = py::module_::import("torch");
-    const py::object dtype = torch.attr("get_default_dtype")();
-    calls.pair.reference.enter();
-    torch.attr("set_default_dtype")(torch.attr("float32"));
-    py::object output;
-    try {
-      output = model(*pythonArgs(args));
-    } catch (...) {
-      torch.attr("set_default_dtype")(dtype);
-      throw;
-    }
-    torch.attr("set_default_dtype")(dtype);
-    auto tensors = outputTensors(output, calls.device);
-    if (auto* why = std::get_if<std::string>(&tensors)) {
-      p.note = "the float32 run of the reference: " + *why;
-      return;
-    }
-    const auto& r32 = std::get<std::vector<at::Tensor>>(tensors);
-    if (r32.size() != firstReferenceOutput_.size()) {
-      p.note = "the float32 run of the reference returned another number of tensors";
-      return;
-    }
+    const auto run = referenceIn(calls, first, at::kFloat, p.note);
+    if (!run) return;
+    const std::vector<at::Tensor>& r32 = *run;
     double float32Error = 0;
     for (std::size_t i = 0; i < r32.size(); ++i) {
       p.candidateError = std::max(p.candidateError, maxAbsDifference(firstCandidateOutput_[i], firstReferenceOutput_[i]));
@@ -753,32 +766,9 @@ void RuntimeProbes::precisionProbe(Calls& calls, const ModelArgs& first) {
   }
   if (type == at::kDouble) float64Precision(calls, first);
   if (type != at::kDouble) attempt(p.note, [&] {
-    ModelArgs args = cloneArgs(first);
-    for (ModelArg& a : args)
-      if (a.tensor.defined() && a.tensor.is_floating_point()) a.tensor = a.tensor.to(at::kDouble);
-    const py::object model = helpers_["float64_model"](calls.pair.reference.callable);
-    py::module_ torch = py::module_::import("torch");
-    const py::object dtype = torch.attr("get_default_dtype")();
-    calls.pair.reference.enter();
-    torch.attr("set_default_dtype")(torch.attr("float64"));
-    py::object output;
-    try {
-      output = model(*pythonArgs(args));
-    } catch (...) {
-      torch.attr("set_default_dtype")(dtype);
-      throw;
-    }
-    torch.attr("set_default_dtype")(dtype);
-    auto tensors = outputTensors(output, calls.device);
-    if (auto* why = std::get_if<std::string>(&tensors)) {
-      p.note = "the float64 reference's output: " + *why;
-      return;
-    }
-    const auto& r64 = std::get<std::vector<at::Tensor>>(tensors);
-    if (r64.size() != firstReferenceOutput_.size()) {
-      p.note = "the float64 reference returned another number of tensors";
-      return;
-    }
+    const auto run = referenceIn(calls, first, at::kDouble, p.note);
+    if (!run) return;
+    const std::vector<at::Tensor>& r64 = *run;
     for (std::size_t i = 0; i < r64.size(); ++i) {
       p.candidateError = std::max(p.candidateError, maxAbsDifference(firstCandidateOutput_[i], r64[i]));
       p.referenceError = std::max(p.referenceError, maxAbsDifference(firstReferenceOutput_[i], r64[i]));

@@ -129,6 +129,8 @@ class RuntimeProbes {
   void repeatProbe(Calls& calls, const ModelArgs& first, const ModelArgs& second);
   void precisionProbe(Calls& calls, const ModelArgs& first);
   void float64Precision(Calls& calls, const ModelArgs& first);  // precisionProbe's float64 tasks
+  std::optional<std::vector<at::Tensor>> referenceIn(Calls& calls, const ModelArgs& first, at::ScalarType type,
+                                                     std::string& note);
   void weakTaskProbe(Calls& calls, const ModelArgs& first);
   void distributionProbe(Calls& calls, const ModelArgs& first);
 
