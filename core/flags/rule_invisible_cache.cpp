@@ -141,8 +141,6 @@ void scanSource(const EmbeddedSource& src, std::vector<CppCache>& found) {
   }
 }
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
 }  // namespace
 
 void checkInvisibleCache(const RuleContext& ctx, std::vector<Flag>& out) {
@@ -169,7 +167,7 @@ void checkInvisibleCache(const RuleContext& ctx, std::vector<Flag>& out) {
                         m.compactText(a.targetRanges[i]).find("data_ptr") != std::string::npos);
     if (!keyed) continue;
     for (const py::Call* c : m.callsInRange(a.value))
-      if (c->resolved == "torch.compile" || startsWith(c->resolved, "torch.jit.trace") ||
+      if (c->resolved == "torch.compile" || c->resolved.starts_with("torch.jit.trace") ||
           endsWithMember(c->resolved, "make_graphed_callables"))
         lines.push_back(a.line);
   }

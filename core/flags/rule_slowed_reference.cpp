@@ -17,21 +17,19 @@ namespace ks {
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
 // A torch callable a reference may run: under torch., not a private or configuration attribute, not a
 // setting (torch.backends), not a clock or stream of torch.cuda (timer-patch) and not a comparison
 // (checker-patch, which reports those).
 bool isTorchCallable(std::string_view name) {
-  if (!startsWith(name, "torch.") || startsWith(name, "torch._") || startsWith(name, "torch.backends.") ||
-      startsWith(name, "torch.cuda.") || startsWith(name, "torch.testing.") || contains(name, ".config.") ||
-      startsWith(name, "torch.utils.benchmark"))
+  if (!name.starts_with("torch.") || name.starts_with("torch._") || name.starts_with("torch.backends.") ||
+      name.starts_with("torch.cuda.") || name.starts_with("torch.testing.") || contains(name, ".config.") ||
+      name.starts_with("torch.utils.benchmark"))
     return false;
   static constexpr std::string_view kComparisons[] = {
       "allclose", "isclose", "equal", "eq", "ne", "__eq__", "__ne__", "__lt__", "__le__", "__gt__",
       "__ge__", "__bool__", "all", "any", "abs", "sub", "__sub__", "max", "isnan", "isfinite"};
   const std::string_view last = name.substr(name.rfind('.') + 1);
-  const bool torchOrTensor = startsWith(name, "torch.Tensor.") || name.find('.', 6) == std::string_view::npos;
+  const bool torchOrTensor = name.starts_with("torch.Tensor.") || name.find('.', 6) == std::string_view::npos;
   return !(torchOrTensor && std::find(std::begin(kComparisons), std::end(kComparisons), last) != std::end(kComparisons));
 }
 
@@ -40,8 +38,8 @@ bool isTorchCallable(std::string_view name) {
 bool referenceUses(const py::PyModule& reference, const std::string& rebound) {
   const std::string_view last = std::string_view(rebound).substr(rebound.rfind('.') + 1);
   for (const py::Call& c : reference.calls()) {
-    if (c.resolved == rebound || startsWith(rebound, c.resolved + ".")) return true;
-    if (startsWith(rebound, "torch.Tensor.") && endsWithMember(c.callee, last) && c.callee.find('.') != std::string::npos)
+    if (c.resolved == rebound || rebound.starts_with(c.resolved + ".")) return true;
+    if (rebound.starts_with("torch.Tensor.") && endsWithMember(c.callee, last) && c.callee.find('.') != std::string::npos)
       return true;
   }
   return false;
