@@ -13,8 +13,10 @@
 //    once (its warm-up model), both models built afresh from that seed, `warmup` calls of each on one set of
 //    inputs (failures there ignored, as its harness ignores them), then `perfTrials` trials, each on fresh
 //    inputs from get_inputs() that both models share (no clone), in an order drawn per trial
-//    (random.choice), each call between two CUDA events on the current stream (the candidate's own streams
-//    waited for when its program mentions cuda.Stream), a device synchronize after each; no L2 flush, no
+//    (random.choice), then a walk over the candidate's attributes looking for CUDA streams (its
+//    find_model_streams, done every trial: host work just before the first timed call), each call between two
+//    CUDA events on the current stream (the candidate's own streams waited for when its program mentions
+//    cuda.Stream), a device synchronize after each; no L2 flush, no
 //    pause of Python's collector. A trial's score is mean(reference) / mean(candidate) (stats::cudaL1Score);
 //    a score below 0.3 ends the global trials; the figure is the mean of the scores (stats::cudaL1Figure).
 // The loop is Python run by the runner's interpreter, so the call path is CUDA-L1's. Both models run under

@@ -179,6 +179,34 @@ TEST(CudaL1Timing, TheOrderVariesPerTrialAndFollowsTheOrderSeed) {
   EXPECT_NE(a.find('c'), std::string::npos);
 }
 
+TEST(CudaL1Timing, EveryTrialWalksTheCandidatesAttributesBeforeItsFirstCallAsFindModelStreamsDoes) {
+  // eval_cuda.py calls find_model_streams(custom_model) in every trial, streams or not: host work between
+  // the previous trial's synchronize and this trial's first timed call. A property of ModelNew's logs each
+  // walk.
+  const py::dict scope = programs("        return x * 2",
+                                  "    @property\n"
+                                  "    def looked_at(self):\n"
+                                  "        log.append(('walk',))\n"
+                                  "        return None\n");
+  CudaL1TimingSettings s;
+  s.globalTrials = 2;
+  s.perfTrials = 5;
+  s.warmup = 1;
+  runCudaL1Timing(of(scope), "cpu", s);
+  const auto log = scope["log"].cast<py::list>();
+  int walks = 0, walkThenCall = 0;
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    if (log[i].cast<py::tuple>()[0].cast<std::string>() != "walk") continue;
+    ++walks;
+    if (i + 1 < log.size()) {
+      const std::string next = log[i + 1].cast<py::tuple>()[0].cast<std::string>();
+      walkThenCall += next == "ref" || next == "cand";
+    }
+  }
+  EXPECT_EQ(walks, 2 * 5);
+  EXPECT_EQ(walkThenCall, 2 * 5);  // each walk is followed by that trial's first call
+}
+
 TEST(CudaL1Timing, AScoreBelowPointThreeEndsTheGlobalTrialsAsEvalPipelineDoes) {
   const py::dict scope = programs("        time.sleep(0.004)\n        return x * 2");
   CudaL1TimingSettings s;
