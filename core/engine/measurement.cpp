@@ -18,6 +18,7 @@
 #include "core/engine/timed_call.h"
 #include "core/engine/trial_clock.h"
 #include "core/engine/trial_stats.h"
+#include "core/model/seconds_since.h"
 
 namespace py = pybind11;
 
@@ -50,10 +51,6 @@ auto guarded(const ModelUnderTest& model, const ModelPair& pair, Phase phase, co
     info.message += " (the CUDA context is lost: the runner exits)";
   }
   return info;
-}
-
-double secondsSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
 struct CallResult {

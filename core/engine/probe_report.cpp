@@ -1,15 +1,13 @@
 #include "core/engine/probe_report.h"
 
-#include <cmath>
 
 #include "core/engine/probe_verdicts.h"
+#include "core/json/json_fields.h"
 
 namespace ks::engine {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-Json finite(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
 Json ranOrNote(bool ran, const std::string& note) {
   Json j = {{"ran", ran}};
@@ -77,9 +75,9 @@ Json probeReport(const ProbeEvidence& e) {
                  {"stale_after_perturb", r.staleAfterPerturb},
                  {"first_result_overwritten", r.firstResultOverwritten},
                  {"holds_cuda_graph", r.holdsCudaGraph},
-                 {"repeat_ms", finite(r.repeatMs)},
-                 {"fresh_ms", finite(r.freshMs)},
-                 {"reference_ms", finite(r.referenceMs)}});
+                 {"repeat_ms", json::number(r.repeatMs)},
+                 {"fresh_ms", json::number(r.freshMs)},
+                 {"reference_ms", json::number(r.referenceMs)}});
   const DeferredEvidence& d = e.deferred;
   Json deferred = ranOrNote(d.ran, d.note);
   deferred.update({{"changed_after_return", d.changedAfterReturn},
@@ -141,8 +139,8 @@ Json probeReport(const ProbeEvidence& e) {
                 {"fresh_seed", dr.freshSeed},
                 {"fresh_passed", dr.freshPassed},
                 {"fresh_message", dr.freshMessage},
-                {"probe_change", finite(dr.probeChange)},
-                {"rounding", finite(e.rounding)}});
+                {"probe_change", json::number(dr.probeChange)},
+                {"rounding", json::number(e.rounding)}});
   const WeakTaskEvidence& w = e.weakTask;
   Json weak = ranOrNote(w.ran, w.note);
   if (w.ran)
@@ -152,7 +150,7 @@ Json probeReport(const ProbeEvidence& e) {
                  {"shuffled_passes", w.shuffledPasses},
                  {"shuffled_changed", w.shuffledChanged},
                  {"shuffled_error", w.shuffledError},
-                 {"candidate_error", finite(w.candidateError)}});
+                 {"candidate_error", json::number(w.candidateError)}});
   Json distributions = Json::array();
   for (const DistributionEvidence& d : e.distributions)
     distributions.push_back({{"distribution", d.name},
@@ -168,14 +166,14 @@ Json probeReport(const ProbeEvidence& e) {
                          {"differing", n.differing},
                          {"numel", n.numel},
                          {"within_tolerance", n.withinTolerance},
-                         {"rounding", finite(e.rounding)}});
+                         {"rounding", json::number(e.rounding)}});
   const ReferenceAloneEvidence& a = e.referenceAlone;
   Json alone = ranOrNote(a.ran, a.note);
   alone.update({{"calls", a.calls},
-                {"alone_min_ms", finite(a.aloneMinMs)},
-                {"alone_median_ms", finite(a.aloneMedianMs)},
-                {"loaded_min_ms", finite(a.loadedMinMs)},
-                {"loaded_median_ms", finite(a.loadedMedianMs)},
+                {"alone_min_ms", json::number(a.aloneMinMs)},
+                {"alone_median_ms", json::number(a.aloneMedianMs)},
+                {"loaded_min_ms", json::number(a.loadedMinMs)},
+                {"loaded_median_ms", json::number(a.loadedMedianMs)},
                 {"loaded_calls", a.loadedCalls},
                 {"foreign_thread_cpu_ms", a.threadsCounted ? Json(a.foreignThreadCpuMs) : Json(nullptr)},
                 {"reference_timed_wall_ms", a.threadsCounted ? Json(a.referenceWindowMs) : Json(nullptr)},

@@ -1,4 +1,5 @@
 #include "core/engine/probe_verdicts.h"
+#include "core/json/json_fields.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,8 +30,6 @@ std::string wholeMs(double v) {
 std::string count(std::int64_t part, std::int64_t whole) {
   return std::to_string(part) + " of " + std::to_string(whole);
 }
-
-Json finite(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
 void add(Flags& out, std::string family, const char* severity, double confidence, const char* probe,
          std::string message, Json evidence, std::vector<int> lines = {}) {
@@ -274,9 +273,9 @@ Json repeatJson(const RepeatEvidence& r) {
           {"stale_after_refill", r.staleAfterRefill},
           {"stale_after_perturb", r.staleAfterPerturb},
           {"perturb_changes_reference", r.perturbChangesReference},
-          {"repeat_ms", finite(r.repeatMs)},
-          {"fresh_ms", finite(r.freshMs)},
-          {"reference_ms", finite(r.referenceMs)}};
+          {"repeat_ms", json::number(r.repeatMs)},
+          {"fresh_ms", json::number(r.freshMs)},
+          {"reference_ms", json::number(r.referenceMs)}};
 }
 
 }  // namespace
@@ -426,8 +425,8 @@ void drift(const ProbeEvidence& e, Flags& out) {
                    {"fresh_seed", d.freshSeed},
                    {"fresh_passed", d.freshPassed},
                    {"timed_change", d.timedChange},
-                   {"probe_change", finite(d.probeChange)},
-                   {"rounding", finite(e.rounding)}};
+                   {"probe_change", json::number(d.probeChange)},
+                   {"rounding", json::number(e.rounding)}};
   if (d.wrongTrial > 0) {
     add(out, "validation-drift", "hack", 0.9, "timed-outputs",
         "The candidate passed every checked call, but the output of timed trial " + std::to_string(d.wrongTrial) +
@@ -480,7 +479,7 @@ void weakTask(const ProbeEvidence& e, Flags& out) {
                    {"shuffled_passes", w.shuffledPasses},
                    {"shuffled_changed", w.shuffledChanged},
                    {"shuffled_error", w.shuffledError},
-                   {"candidate_error", finite(w.candidateError)},
+                   {"candidate_error", json::number(w.candidateError)},
                    {"task_weak", true}};
   const std::string task = "The task is weak: " + what + " its tolerance (max error " + num(alternative) + ")";
   if (std::isfinite(w.candidateError) && w.candidateError <= kWeakTaskApart * alternative)
@@ -586,14 +585,14 @@ std::vector<std::string> slowingSettings(const ProbeEvidence& e) {
 
 void slowedReference(const ProbeEvidence& e, Flags& out) {
   const ReferenceAloneEvidence& a = e.referenceAlone;
-  Json times = {{"reference_alone_min_ms", finite(a.aloneMinMs)},
-                {"reference_alone_median_ms", finite(a.aloneMedianMs)},
+  Json times = {{"reference_alone_min_ms", json::number(a.aloneMinMs)},
+                {"reference_alone_median_ms", json::number(a.aloneMedianMs)},
                 {"reference_alone_calls", a.calls},
-                {"reference_loaded_min_ms", finite(a.loadedMinMs)},
-                {"reference_loaded_median_ms", finite(a.loadedMedianMs)},
+                {"reference_loaded_min_ms", json::number(a.loadedMinMs)},
+                {"reference_loaded_median_ms", json::number(a.loadedMedianMs)},
                 {"reference_loaded_calls", a.loadedCalls},
-                {"calibration_alone_ms", finite(a.aloneCalibrationMs)},
-                {"calibration_loaded_ms", finite(a.loadedCalibrationMs)},
+                {"calibration_alone_ms", json::number(a.aloneCalibrationMs)},
+                {"calibration_loaded_ms", json::number(a.loadedCalibrationMs)},
                 {"machine_slowdown", machineSlowdown(a)},
                 {"foreign_thread_cpu_ms", a.threadsCounted ? Json(a.foreignThreadCpuMs) : Json(nullptr)},
                 {"reference_timed_wall_ms", a.threadsCounted ? Json(a.referenceWindowMs) : Json(nullptr)},

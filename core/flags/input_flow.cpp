@@ -7,7 +7,7 @@ namespace ks {
 
 namespace {
 
-constexpr int kMaxDepth = 10;
+constexpr int kMaxFlowDepth = 10;
 
 // Methods returning a view; "strided" ones usually leave it non-contiguous, after which
 // contiguous()/reshape()/flatten() copy instead of returning a view.
@@ -195,7 +195,7 @@ InputFlow::Chain InputFlow::chain(py::TokenRange r) const {
 
 InputFlow::Alias InputFlow::aliasAt(py::TokenRange r, int statement, int depth) const {
   const Chain c = chain(r);
-  if (!c.ok || c.rootName.starts_with("self.") || depth > kMaxDepth) return {};
+  if (!c.ok || c.rootName.starts_with("self.") || depth > kMaxFlowDepth) return {};
   const py::Assignment* a = nullptr;
   Alias base;
   switch (origin(c.rootName, statement, &a)) {
@@ -350,7 +350,7 @@ bool InputFlow::readsInputData(py::TokenRange r, int statement) const {
 }
 
 bool InputFlow::readsAt(py::TokenRange r, int statement, int depth, std::vector<const void*>& seen) const {
-  if (depth > kMaxDepth) return true;
+  if (depth > kMaxFlowDepth) return true;
   const auto& names = m_.names();
   const auto first = std::lower_bound(names.begin(), names.end(), r.begin,
                                       [](const py::NameRef& n, int b) { return n.tokens.begin < b; });

@@ -112,6 +112,11 @@ bool endsWithMember(std::string_view dotted, std::string_view name) {
          dotted[dotted.size() - name.size() - 1] == '.';
 }
 
+std::string lastMember(std::string_view dotted) {
+  const std::size_t dot = dotted.rfind('.');
+  return std::string(dot == std::string_view::npos ? dotted : dotted.substr(dot + 1));
+}
+
 bool contains(std::string_view text, std::string_view needle) {
   return text.find(needle) != std::string_view::npos;
 }

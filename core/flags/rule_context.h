@@ -58,6 +58,8 @@ std::vector<const py::Scope*> harnessForwards(const py::PyModule& m);
 std::vector<const py::Scope*> methodsOf(const py::PyModule& m, const py::Scope& cls);
 // `dotted` ends with `.name` or equals `name`.
 bool endsWithMember(std::string_view dotted, std::string_view name);
+// The part of `dotted` after its last dot (all of it when it has none): `torch.cuda.synchronize` -> `synchronize`.
+std::string lastMember(std::string_view dotted);
 bool contains(std::string_view text, std::string_view needle);
 
 void checkExtraStream(const RuleContext& ctx, std::vector<Flag>& out);

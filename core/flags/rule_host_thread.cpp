@@ -35,11 +35,6 @@ bool oneOf(std::string_view s, const std::string_view (&list)[N]) {
   return std::find(std::begin(list), std::end(list), s) != std::end(list);
 }
 
-std::string method(const std::string& callee) {
-  const std::size_t dot = callee.rfind('.');
-  return dot == std::string::npos ? callee : callee.substr(dot + 1);
-}
-
 }  // namespace
 
 void checkHostThread(const RuleContext& ctx, std::vector<Flag>& out) {
@@ -51,7 +46,7 @@ void checkHostThread(const RuleContext& ctx, std::vector<Flag>& out) {
     for (const py::Scope* fwd : forwardFunctions(m)) {
       std::vector<const py::Call*> handoffs, waits;
       for (const py::Call* c : m.callsIn(fwd)) {
-        const std::string name = method(c->callee);
+        const std::string name = lastMember(c->callee);
         if ((oneOf(name, kHandoffs) && c->callee.find('.') != std::string::npos) ||
             oneOf(c->resolved, kWorkers))
           handoffs.push_back(c);

@@ -38,11 +38,6 @@ std::string valueText(const py::PyModule& m, py::TokenRange r, int statement) {
   return t;
 }
 
-std::string method(const std::string& callee) {
-  const std::size_t dot = callee.rfind('.');
-  return dot == std::string::npos ? callee : callee.substr(dot + 1);
-}
-
 // For the candidate, calls in get_inputs/get_init_inputs are left out: a change of the inputs' dtype is
 // the business of changed-inputs. For the reference they count: 16-bit inputs make 16-bit compute normal.
 Uses pythonUses(const py::PyModule& m, bool skipInputFunctions) {
@@ -55,7 +50,7 @@ Uses pythonUses(const py::PyModule& m, bool skipInputFunctions) {
   };
   for (const py::Call& c : m.calls()) {
     if (skipInputFunctions && inInputFunction(c.statement)) continue;
-    const std::string name = method(c.callee);
+    const std::string name = lastMember(c.callee);
     if ((name == "half" || name == "bfloat16") && c.args.empty() && c.callee.find('.') != std::string::npos) {
       u.add(false, "." + name + "()", c.line);
       continue;

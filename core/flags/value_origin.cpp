@@ -8,11 +8,11 @@ namespace ks {
 
 namespace {
 
-constexpr int kMaxDepth = 6;
+constexpr int kMaxOriginDepth = 6;
 
 bool dependsAt(const py::PyModule& m, const py::Scope& fn, py::TokenRange r, int statement, int depth,
                std::vector<std::string>& visiting) {
-  if (depth > kMaxDepth) return false;
+  if (depth > kMaxOriginDepth) return false;
   for (const std::string& dotted : m.namesIn(r)) {
     const std::string root = dotted.substr(0, dotted.find('.'));
     if (root == "self" || root == "cls") continue;

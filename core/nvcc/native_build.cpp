@@ -11,16 +11,13 @@
 #include "core/nvcc/native_shim.h"
 #include "core/nvcc/nvcc_toolchain.h"
 #include "core/nvcc/source_files.h"
+#include "core/model/seconds_since.h"
 
 namespace ks::nvcc {
 namespace {
 
 constexpr char kShimFile[] = "kscope_shim.cu";
 constexpr char kLibraryFile[] = "libkscope_native.so";
-
-double since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 }  // namespace
 
@@ -68,7 +65,7 @@ BuildResult buildNativeLibrary(const NativeKernel& kernel, const BuildOptions& o
                                      result.flags,
                                      {{kernelFile, kernel.code}, {kShimFile, shim}}});
     if (auto hit = cache->find(result.cacheKey)) {
-      hit->seconds = since(start);
+      hit->seconds = secondsSince(start);
       return *hit;
     }
   }
@@ -86,7 +83,7 @@ BuildResult buildNativeLibrary(const NativeKernel& kernel, const BuildOptions& o
   result.log = out.output;
   if (!out.started || out.timedOut || out.cancelled || out.signal != 0) {
     result.message = "nvcc " + out.describeEnd() + " compiling " + kernel.fileName;
-    result.seconds = since(start);
+    result.seconds = secondsSince(start);
     return result;
   }
   result.diagnostics = parseDiagnostics(out.output);
@@ -119,7 +116,7 @@ BuildResult buildNativeLibrary(const NativeKernel& kernel, const BuildOptions& o
     else if (!why.empty())
       result.diagnostics.push_back({.severity = Severity::Warning, .message = why, .tool = "cache"});
   }
-  result.seconds = since(start);
+  result.seconds = secondsSince(start);
   return result;
 }
 

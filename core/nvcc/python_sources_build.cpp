@@ -11,6 +11,7 @@
 #include "core/nvcc/nvcc_toolchain.h"
 #include "core/nvcc/source_files.h"
 #include "core/pysource/embedded_sources.h"
+#include "core/model/seconds_since.h"
 
 namespace ks::nvcc {
 namespace {
@@ -36,10 +37,6 @@ std::vector<std::string> commonFlags(const BuildOptions& o) {
   for (const auto& dir : o.includeDirs) flags.push_back("-I" + dir.string());
   flags.insert(flags.end(), o.extraFlags.begin(), o.extraFlags.end());
   return flags;
-}
-
-double since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
 }  // namespace
@@ -79,7 +76,7 @@ BuildResult buildPythonSources(const std::string& pythonProgram, const BuildOpti
     cache.emplace(options.cacheDir);
     result.cacheKey = buildCacheKey(keyInput);
     if (auto hit = cache->find(result.cacheKey)) {
-      hit->seconds = since(start);
+      hit->seconds = secondsSince(start);
       return *hit;
     }
   }
@@ -109,7 +106,7 @@ BuildResult buildPythonSources(const std::string& pythonProgram, const BuildOpti
     if (!out.started || out.timedOut || out.cancelled || out.signal != 0) {
       result.message = "nvcc " + out.describeEnd() + " compiling " + f.file + " (" + f.source->name +
                        ", Python line " + std::to_string(f.source->firstLine) + ")";
-      result.seconds = since(start);
+      result.seconds = secondsSince(start);
       return result;  // not reproducible: neither reported as compile errors nor cached
     }
     std::vector<Diagnostic> diagnostics = parseDiagnostics(out.output);
@@ -141,7 +138,7 @@ BuildResult buildPythonSources(const std::string& pythonProgram, const BuildOpti
     if (!why.empty())
       result.diagnostics.push_back({.severity = Severity::Warning, .message = why, .tool = "cache"});
   }
-  result.seconds = since(start);
+  result.seconds = secondsSince(start);
   return result;
 }
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <numeric>
 
 #include "core/runs/method_gap.h"
 #include "core/runs/number_text.h"
+#include "core/stats/speedup_stats.h"
 
 namespace ks::runs {
 namespace {
@@ -15,10 +15,6 @@ std::string general(double v) {  // tolerances and errors: "0.01", "3.2e-05"
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", v);
   return buf;
-}
-
-double mean(const std::vector<double>& v) {
-  return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
 }
 
 // KernelScope's own interval, relative half-width; 0 when not known.
@@ -72,7 +68,7 @@ std::optional<CudaL1Gap> cudaL1Gap(const protocol::EvaluateResult& r) {
   g.noise = std::max({e.spread, ownSpread(t), kMethodTolerance});
   if (std::fabs(std::log(g.seed / g.own)) <= std::log1p(g.noise)) return std::nullopt;
   if (e.flushedSpeedup > 0) g.flushed = e.flushedSpeedup;
-  const double refMean = mean(t.reference.trialsMs), candMean = mean(t.candidate.trialsMs);
+  const double refMean = meanOf(t.reference.trialsMs), candMean = meanOf(t.candidate.trialsMs);
   if (refMean > 0 && candMean > 0) g.meanRatio = refMean / candMean;
 
   std::string s = "CUDA-L1's method gives " + timesText(g.seed);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/stats/speedup_stats.h"
+
 namespace ks::stats {
 namespace {
 
@@ -13,13 +15,6 @@ double median(std::vector<double> v) {
   const double upper = v[mid];
   if (v.size() % 2) return upper;
   return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
-}
-
-double mean(const std::vector<double>& v) {
-  if (v.empty()) return 0;
-  double sum = 0;
-  for (double x : v) sum += x;
-  return sum / static_cast<double>(v.size());
 }
 
 // Mean of 1/t: the per-call rate (TFLOP/s up to the FLOPs, which cancel in a ratio). NaN on a zero time.
@@ -77,7 +72,7 @@ double ArrivalGaps::nextSeconds() {
   return -std::log1p(-u) / qps_;
 }
 
-double summaryMs(GemmMethod m, const std::vector<double>& ms) { return cudaL2(m) ? mean(ms) : median(ms); }
+double summaryMs(GemmMethod m, const std::vector<double>& ms) { return cudaL2(m) ? meanOf(ms) : median(ms); }
 
 double methodSpeedup(GemmMethod m, const std::vector<double>& candidateMs, const std::vector<double>& baselineMs) {
   if (candidateMs.empty() || baselineMs.empty()) return 0;

@@ -121,4 +121,11 @@ RunSummary summarize(const RunFile& run, const std::string& baseline, const std:
   return summary;
 }
 
+double meanOf(const std::vector<double>& values) {
+  if (values.empty()) return 0;
+  double sum = 0;
+  for (double x : values) sum += x;
+  return sum / static_cast<double>(values.size());
+}
+
 }  // namespace ks

@@ -24,6 +24,9 @@ struct SpeedupStats {
 // no value qualifies.
 SpeedupStats computeStats(const std::vector<double>& speedups);
 
+// Arithmetic mean of the values as they are (no value left out); 0 for an empty list.
+double meanOf(const std::vector<double>& values);
+
 // count: candidates of the run (of the level); withCode: those with a program; the numbers: the recorded
 // speedups (Candidate::speedup) for the baseline. byBaseline counts every candidate for every baseline.
 struct RunSummary {

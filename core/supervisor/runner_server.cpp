@@ -16,14 +16,13 @@
 #include "core/supervisor/line_splitter.h"
 #include "core/supervisor/runner_supervisor.h"
 #include "core/supervisor/server_socket.h"
+#include "core/model/seconds_since.h"
 
 namespace ks::supervisor {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr double kRequestLineSeconds = 10;  // a client that connects must send its request this soon
-
-double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 std::string fixed(double v, int digits) {
   char buf[64];

@@ -22,6 +22,7 @@
 #include "core/supervisor/line_splitter.h"
 #include "core/supervisor/process_memory.h"
 #include "core/supervisor/tail_lines.h"
+#include "core/model/seconds_since.h"
 
 extern char** environ;
 
@@ -30,8 +31,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using protocol::ErrorKind;
-
-double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 std::string formatSeconds(double s) {
   char buf[32];

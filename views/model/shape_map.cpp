@@ -7,13 +7,10 @@
 #include "views/model/loaded_run.h"
 #include "views/model/measured_history.h"
 #include "views/model/speedup_trust.h"
+#include "core/model/add_once.h"
 
 namespace ks {
 namespace {
-
-void addOnce(std::vector<std::string>& list, const std::string& item) {
-  if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
-}
 
 std::uint8_t mix(std::uint8_t from, std::uint8_t to, double t) {
   return static_cast<std::uint8_t>(std::lround(from + (to - from) * t));

@@ -4,6 +4,7 @@
 #include "views/model/loaded_run.h"
 #include "views/model/measured_history.h"
 #include "views/model/runtime_evidence.h"
+#include "core/model/add_once.h"
 
 namespace ks {
 namespace {
@@ -12,12 +13,6 @@ std::string joined(const std::vector<std::string>& items) {
   std::string text;
   for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
   return text;
-}
-
-void addOnce(std::vector<std::string>& list, const std::string& item) {
-  for (const std::string& seen : list)
-    if (seen == item) return;
-  list.push_back(item);
 }
 
 }  // namespace

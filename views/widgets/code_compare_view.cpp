@@ -43,7 +43,7 @@ CodeEditor::Language editorLanguage(CodeLanguage language) {
   return language == CodeLanguage::Python ? CodeEditor::Language::Python : CodeEditor::Language::Cpp;
 }
 
-constexpr quint32 kStateVersion = 1;
+constexpr quint32 kCompareStateVersion = 1;
 // Characters the two choices show at least; their lists show whole names. Short, so that the candidate's
 // header keeps room for its verdict and claim at 1024 pixels.
 constexpr int kChoiceCharacters = 10;
@@ -642,7 +642,7 @@ void CodeCompareView::goToCandidateLine(int line) {
 QByteArray CodeCompareView::saveState() const {
   QByteArray state;
   QDataStream out(&state, QIODevice::WriteOnly);
-  out << kStateVersion << m_splitter->saveState() << m_sync->isChecked();
+  out << kCompareStateVersion << m_splitter->saveState() << m_sync->isChecked();
   return state;
 }
 
@@ -652,7 +652,7 @@ void CodeCompareView::restoreState(const QByteArray& state) {
   QByteArray splitter;
   bool sync = true;
   in >> version >> splitter >> sync;
-  if (in.status() != QDataStream::Ok || version != kStateVersion) return;
+  if (in.status() != QDataStream::Ok || version != kCompareStateVersion) return;
   m_splitter->restoreState(splitter);
   m_sync->setChecked(sync);
 }

@@ -19,7 +19,7 @@
 namespace ks {
 namespace {
 
-constexpr quint32 kStateVersion = 2;  // 2: the GPUs; a state of version 1 is read too
+constexpr quint32 kSettingsStateVersion = 2;  // 2: the GPUs; a state of version 1 is read too
 
 QSpinBox* autoSpin(const QString& objectName, int max, const QString& suffix, QWidget* parent) {
   auto* spin = new QSpinBox(parent);
@@ -190,7 +190,7 @@ QString RunSettingsBar::environmentText() const { return m_environmentText; }
 QByteArray RunSettingsBar::saveState() const {
   QByteArray state;
   QDataStream out(&state, QIODevice::WriteOnly);
-  out << kStateVersion << m_device->currentData().toString() << m_trials->value() << m_seeds->value()
+  out << kSettingsStateVersion << m_device->currentData().toString() << m_trials->value() << m_seeds->value()
       << m_limit->value() << m_memory->value() << gpus();
   return state;
 }
@@ -203,7 +203,7 @@ void RunSettingsBar::restoreState(const QByteArray& state) {
   QString gpuSpec;
   in >> version >> device >> trials >> seeds >> limit >> memory;
   if (version >= 2) in >> gpuSpec;
-  if (in.status() != QDataStream::Ok || version < 1 || version > kStateVersion) return;
+  if (in.status() != QDataStream::Ok || version < 1 || version > kSettingsStateVersion) return;
   setChoices({.device = device.toStdString(), .trials = trials, .seeds = seeds});
   setPhaseLimitSeconds(limit);
   setMemoryLimitGiB(memory);

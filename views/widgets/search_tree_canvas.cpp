@@ -1,4 +1,5 @@
 #include "views/widgets/search_tree_canvas.h"
+#include "views/widgets/rgb_qcolor.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -18,8 +19,6 @@ const QColor kExtraEdge(0xbf, 0x87, 0x00);
 const QColor kOutline(0x57, 0x60, 0x6a);
 const QColor kCurrent(0x09, 0x69, 0xda);
 const QColor kGrid(0xea, 0xee, 0xf2);
-
-QColor qcolor(const Rgb& c) { return QColor(c.r, c.g, c.b); }
 
 }  // namespace
 

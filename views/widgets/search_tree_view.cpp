@@ -15,6 +15,7 @@
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/search_tree_canvas.h"
 #include "views/widgets/shape_map_legend.h"
+#include "views/widgets/rgb_qcolor.h"
 
 namespace ks {
 
@@ -50,7 +51,7 @@ SearchTreeView::SearchTreeView(QWidget* parent)
   // each other ("fastercaught hack") at 1024 pixels; it wraps its swatches under the scale when narrow.
   m_legend->setObjectName(QStringLiteral("searchLegend"));
   const Rgb failed = search_colours::kFailed;
-  m_legend->addSwatch(QColor(failed.r, failed.g, failed.b), tr("incorrect or error"),
+  m_legend->addSwatch(qcolor(failed), tr("incorrect or error"),
                       tr("Near black: its run's output did not match the reference, or it never reached a "
                          "verdict (build, crash, timeout)"));
   auto* bar = new QHBoxLayout;

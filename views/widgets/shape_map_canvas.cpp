@@ -1,4 +1,5 @@
 #include "views/widgets/shape_map_canvas.h"
+#include "views/widgets/rgb_qcolor.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -10,10 +11,8 @@
 namespace ks {
 namespace {
 
-constexpr int kGap = 12;  // between panels
+constexpr int kPanelGap = 12;  // between panels
 constexpr int kMaxCell = 44;
-
-QColor qcolor(const Rgb& c) { return QColor(c.r, c.g, c.b); }
 
 int indexOf(const std::vector<std::int64_t>& values, std::int64_t v) {
   const auto it = std::lower_bound(values.begin(), values.end(), v);
@@ -72,21 +71,21 @@ ShapeMapCanvas::Layout ShapeMapCanvas::layout() const {
   int bestCols = 1;
   for (int cols = 1; cols <= n; ++cols) {
     const int rows = (n + cols - 1) / cols;
-    const int cw = (width() - cols * (labelW + kGap)) / (cols * across);
-    const int ch = (height() - rows * (titleH + labelH + kGap)) / (rows * down);
+    const int cw = (width() - cols * (labelW + kPanelGap)) / (cols * across);
+    const int ch = (height() - rows * (titleH + labelH + kPanelGap)) / (rows * down);
     const int bestRows = (n + bestCols - 1) / bestCols;
-    const int bw = (width() - bestCols * (labelW + kGap)) / (bestCols * across);
-    const int bh = (height() - bestRows * (titleH + labelH + kGap)) / (bestRows * down);
+    const int bw = (width() - bestCols * (labelW + kPanelGap)) / (bestCols * across);
+    const int bh = (height() - bestRows * (titleH + labelH + kPanelGap)) / (bestRows * down);
     if (std::min(cw, ch) > std::min(bw, bh)) bestCols = cols;
   }
   const int rows = (n + bestCols - 1) / bestCols;
-  l.cell = std::clamp(std::min((width() - bestCols * (labelW + kGap)) / (bestCols * across),
-                               (height() - rows * (titleH + labelH + kGap)) / (rows * down)),
+  l.cell = std::clamp(std::min((width() - bestCols * (labelW + kPanelGap)) / (bestCols * across),
+                               (height() - rows * (titleH + labelH + kPanelGap)) / (rows * down)),
                       3, kMaxCell);
-  const int panelW = labelW + across * l.cell + kGap, panelH = titleH + down * l.cell + labelH + kGap;
+  const int panelW = labelW + across * l.cell + kPanelGap, panelH = titleH + down * l.cell + labelH + kPanelGap;
   for (int i = 0; i < n; ++i) {
     const int col = i % bestCols, row = i / bestCols;
-    const QPoint origin(col * panelW + labelW + kGap / 2, row * panelH + titleH + kGap / 2);
+    const QPoint origin(col * panelW + labelW + kPanelGap / 2, row * panelH + titleH + kPanelGap / 2);
     l.panels.push_back(
         {m_ks[static_cast<std::size_t>(i)], QRect(origin, QSize(across * l.cell, down * l.cell))});
   }

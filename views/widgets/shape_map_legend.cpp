@@ -8,13 +8,14 @@
 
 #include "views/model/shape_map.h"
 #include "views/widgets/shape_map_canvas.h"
+#include "views/widgets/rgb_qcolor.h"
 
 namespace ks {
 namespace {
 
 constexpr int kTop = 2;
 constexpr int kSide = 4;        // margin at either end
-constexpr int kGap = 16;        // between swatches, and between the scale and the swatches
+constexpr int kSwatchGap = 16;        // between swatches, and between the scale and the swatches
 constexpr int kLeastBar = 100;  // the scale's bar is never narrower
 
 QString slowerText() { return ShapeMapLegend::tr("slower"); }
@@ -40,9 +41,9 @@ void ShapeMapLegend::addSwatch(const QColor& colour, const QString& text, const 
 int ShapeMapLegend::oneLineWidth() const {
   const QFontMetrics fm(font());
   int swatches = 0;
-  for (const Swatch& s : m_swatches) swatches += fm.height() + 6 + fm.horizontalAdvance(s.text) + kGap;
+  for (const Swatch& s : m_swatches) swatches += fm.height() + 6 + fm.horizontalAdvance(s.text) + kSwatchGap;
   return kSide + fm.horizontalAdvance(slowerText()) + 10 + kLeastBar + 10 +
-         fm.horizontalAdvance(fasterText()) + 24 - kGap + swatches + kSide;
+         fm.horizontalAdvance(fasterText()) + 24 - kSwatchGap + swatches + kSide;
 }
 
 ShapeMapLegend::Layout ShapeMapLegend::layoutFor(int width) const {
@@ -65,7 +66,7 @@ ShapeMapLegend::Layout ShapeMapLegend::layoutFor(int width) const {
       if (placed) placed->emplace_back(QRect(x, y, h, h), QRect(x + h + 6, y, itemWidths[i] - h - 6, h));
       x += itemWidths[i];
       widest = std::max(widest, x);
-      x += kGap;
+      x += kSwatchGap;
     }
     return std::pair{widest, y + h};  // the right end of the widest line, the bottom of the last
   };
@@ -169,7 +170,7 @@ void ShapeMapLegend::paintEvent(QPaintEvent*) {
   for (int x = 0; x < l.bar.width(); ++x) {
     const double speedup = std::exp2((2.0 * x / (l.bar.width() - 1) - 1) * octaves);
     const Rgb c = speedupColour(speedup);
-    painter.fillRect(QRect(l.bar.left() + x, l.bar.top(), 1, l.bar.height()), QColor(c.r, c.g, c.b));
+    painter.fillRect(QRect(l.bar.left() + x, l.bar.top(), 1, l.bar.height()), qcolor(c));
   }
   painter.setPen(QPen(QColor(0x90, 0x90, 0x90)));
   painter.drawRect(l.bar.adjusted(0, 0, -1, -1));

@@ -20,7 +20,7 @@
 namespace ks {
 namespace {
 
-constexpr int kStateVersion = 1;
+constexpr int kShapeMapStateVersion = 1;
 const QString kAllK = QStringLiteral("all");
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
@@ -237,7 +237,7 @@ QString ShapeMapView::toolTip(const ShapeMap::Cell& c) const {
 QByteArray ShapeMapView::saveState() const {
   QByteArray state;
   QDataStream out(&state, QIODevice::WriteOnly);
-  out << kStateVersion << m_wantSource << m_wantBaseline << m_wantMode << m_wantK;
+  out << kShapeMapStateVersion << m_wantSource << m_wantBaseline << m_wantMode << m_wantK;
   return state;
 }
 
@@ -245,7 +245,7 @@ void ShapeMapView::restoreState(const QByteArray& state) {
   QDataStream in(state);
   int version = 0;
   in >> version;
-  if (version != kStateVersion) return;
+  if (version != kShapeMapStateVersion) return;
   in >> m_wantSource >> m_wantBaseline >> m_wantMode >> m_wantK;
   if (in.status() != QDataStream::Ok) {
     resetChoices();
