@@ -12,10 +12,14 @@
 #include <sstream>
 #include <string>
 
+#include "ks_test_paths.h"
+
 namespace ks::clitest {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+
+inline const fs::path kCudaL1 = fs::path(KS_SHARED_DIR) / "datasets/cuda-l1/h100.jsonl";
 
 struct Result {
   int exitCode = -1;

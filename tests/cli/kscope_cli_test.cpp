@@ -11,7 +11,6 @@ namespace {
 
 using namespace ks::clitest;
 
-const fs::path kCudaL1 = fs::path(KS_SHARED_DIR) / "datasets/cuda-l1/h100.jsonl";
 
 #define REQUIRE_CUDA_L1()                                    \
   if (!fs::exists(kCudaL1))                                  \

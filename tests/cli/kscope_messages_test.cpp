@@ -10,7 +10,6 @@ namespace {
 
 using namespace ks::clitest;
 
-const fs::path kCudaL1 = fs::path(KS_SHARED_DIR) / "datasets/cuda-l1/h100.jsonl";
 constexpr char kNoRunner[] = "/nonexistent/kscope-runner";
 
 class KscopeMessages : public CliTest {

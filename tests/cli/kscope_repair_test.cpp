@@ -11,7 +11,6 @@ namespace {
 
 using namespace ks::clitest;
 
-const fs::path kCudaL1 = fs::path(KS_SHARED_DIR) / "datasets/cuda-l1/h100.jsonl";
 
 bool haveNvcc() {
   return fs::exists("/usr/local/cuda/bin/nvcc") || std::system("command -v nvcc >/dev/null 2>&1") == 0;

@@ -17,6 +17,7 @@
 #include "tests/engine/runner_process.h"
 #include "tests/engine/task_programs.h"
 #include "ks_test_paths.h"
+#include "tests/read_file.h"
 
 using namespace ks;
 using namespace ks::protocol;
@@ -25,14 +26,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kTimeoutS = 300;
+constexpr double kContainmentTimeoutS = 300;
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using ks::test::readFile;
 
 void replaceAll(std::string& text, const std::string& from, const std::string& to) {
   for (std::size_t at; (at = text.find(from)) != std::string::npos;) text.replace(at, from.size(), to);
@@ -149,7 +145,7 @@ class RunnerContainmentTest : public ::testing::Test {
     unsetenv("KSCOPE_WRITABLE");
     if (auto* why = std::get_if<std::string>(&started)) FAIL() << *why;
     runner_.emplace(std::move(std::get<RunnerProcess>(started)));
-    auto ready = runner_->readLine(kTimeoutS);
+    auto ready = runner_->readLine(kContainmentTimeoutS);
     ASSERT_TRUE(ready) << "no ready line; stderr:\n" << readFile(dir_ / "stderr.txt");
   }
 
@@ -162,7 +158,7 @@ class RunnerContainmentTest : public ::testing::Test {
 
   std::vector<Event> roundTrip(const Request& request) {
     EXPECT_TRUE(runner_->send(encodeRequest(request)));
-    auto events = runner_->eventsUntilDone(request.id, kTimeoutS);
+    auto events = runner_->eventsUntilDone(request.id, kContainmentTimeoutS);
     if (auto* why = std::get_if<std::string>(&events)) {
       ADD_FAILURE() << *why << "\nstderr:\n" << readFile(dir_ / "stderr.txt");
       return {};

@@ -18,6 +18,7 @@
 #include "core/protocol/json_codec.h"
 #include "tests/engine/task_programs.h"
 #include "ks_test_paths.h"
+#include "tests/read_file.h"
 
 using namespace ks;
 using namespace ks::protocol;
@@ -31,12 +32,7 @@ std::filesystem::path runnerBinary() {
   return std::filesystem::path(KS_BINARY_DIR) / "bin" / "kscope-runner";
 }
 
-std::string readFile(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using ks::test::readFile;
 
 class RunnerProcessTest : public ::testing::Test {
  protected:

@@ -31,7 +31,7 @@ std::string trace(double sideEnd, bool sync, bool joined) {
   return R"({"traceEvents": [)" + events + "]}";
 }
 
-const ChromeTrace kReference = readChromeTrace(R"({"traceEvents": [
+const ChromeTrace kReferenceTrace = readChromeTrace(R"({"traceEvents": [
   {"ph": "X", "cat": "kernel", "name": "spin_kernel", "ts": 1, "dur": 1,
    "args": {"stream": 7, "correlation": 1}},
   {"ph": "X", "cat": "kernel", "name": "gemm", "ts": 2, "dur": 5, "args": {"stream": 7, "correlation": 2}},
@@ -55,7 +55,7 @@ TEST(ChromeTrace, MarkersAreTheFirstAndLastSpinKernelsAndStayOutOfTheKernelList)
 }
 
 TEST(StreamEvidence, SideKernelRunningPastTheEndMarker) {
-  const StreamEvidence s = streamEvidence(readChromeTrace(trace(45, false, false)), kReference);
+  const StreamEvidence s = streamEvidence(readChromeTrace(trace(45, false, false)), kReferenceTrace);
   ASSERT_TRUE(s.profiled);
   EXPECT_EQ(s.currentStream, 7);
   ASSERT_EQ(s.sideStreams.size(), 1u);
@@ -66,17 +66,17 @@ TEST(StreamEvidence, SideKernelRunningPastTheEndMarker) {
 }
 
 TEST(StreamEvidence, WaitsAreKnownOnlyWhereSyncEventsAreRecorded) {
-  EXPECT_EQ(streamEvidence(readChromeTrace(trace(28, true, false)), kReference).sideStreams[0].joined, false);
-  EXPECT_EQ(streamEvidence(readChromeTrace(trace(28, true, true)), kReference).sideStreams[0].joined, true);
-  EXPECT_LT(streamEvidence(readChromeTrace(trace(28, true, true)), kReference).sideStreams[0].endsAfterCallUs,
+  EXPECT_EQ(streamEvidence(readChromeTrace(trace(28, true, false)), kReferenceTrace).sideStreams[0].joined, false);
+  EXPECT_EQ(streamEvidence(readChromeTrace(trace(28, true, true)), kReferenceTrace).sideStreams[0].joined, true);
+  EXPECT_LT(streamEvidence(readChromeTrace(trace(28, true, true)), kReferenceTrace).sideStreams[0].endsAfterCallUs,
             0);
 }
 
 TEST(StreamEvidence, NoMarkersNoEvidence) {
-  EXPECT_EQ(streamEvidence(readChromeTrace("{}"), kReference).note, "no readable trace");
+  EXPECT_EQ(streamEvidence(readChromeTrace("{}"), kReferenceTrace).note, "no readable trace");
   const StreamEvidence s = streamEvidence(readChromeTrace(R"({"traceEvents": [
     {"ph": "X", "cat": "kernel", "name": "gemm", "ts": 2, "dur": 5, "args": {"stream": 7}}]})"),
-                                          kReference);
+                                          kReferenceTrace);
   EXPECT_FALSE(s.profiled);
   EXPECT_EQ(s.note, "the call's marker kernels are missing from the trace");
 }
@@ -88,7 +88,7 @@ TEST(StreamEvidence, WaitOfTheCurrentStreamOnAnUntracedEventLeavesTheJoinUnknown
   t.insert(t.size() - 2, R"(,
     {"ph": "X", "cat": "cuda_sync", "name": "Stream Wait Event", "ts": 25, "dur": 0,
      "args": {"stream": 7, "wait_on_stream": -1}})");
-  const StreamEvidence s = streamEvidence(readChromeTrace(t), kReference);
+  const StreamEvidence s = streamEvidence(readChromeTrace(t), kReferenceTrace);
   ASSERT_EQ(s.sideStreams.size(), 1u);
   EXPECT_FALSE(s.sideStreams[0].joined.has_value());
   EXPECT_EQ(s.unresolvedWaits, 1);
@@ -102,7 +102,7 @@ TEST(StreamEvidence, OnlyTheSideStreamWaitingIsNotAJoin) {
     {"ph": "X", "cat": "cuda_sync", "name": "Stream Wait Event", "ts": 19, "dur": 0,
      "args": {"stream": 14, "wait_on_stream": 7}},
     {"ph": "X", "cat": "cuda_sync", "name": "Stream Wait Event", "ts": 19, "dur": 0, "args": {"stream": 14}})");
-  const StreamEvidence s = streamEvidence(readChromeTrace(t), kReference);
+  const StreamEvidence s = streamEvidence(readChromeTrace(t), kReferenceTrace);
   ASSERT_EQ(s.sideStreams.size(), 1u);
   EXPECT_EQ(s.sideStreams[0].joined, false);
   EXPECT_EQ(s.unresolvedWaits, 0);

@@ -9,9 +9,12 @@
 #include "core/formats/issue_list.h"
 #include "tests/formats/shared_data.h"
 #include "tests/formats/temp_dir.h"
+#include "tests/formats/load_issues.h"
 
 namespace ks {
 namespace {
+
+using test::issueMessages;
 
 const char* kRow =
     R"({"level_id": 1, "task_id": 7, )"
@@ -27,16 +30,10 @@ std::string row(int level, int task) {
   return r;
 }
 
-std::vector<std::string> messages(const RunFile& run) {
-  std::vector<std::string> out;
-  for (const LoadIssue& i : run.issues) out.push_back(i.toString());
-  return out;
-}
-
 TEST(CudaL1Reader, ReadsEveryFieldOfARow) {
   test::TempDir dir;
   const RunFile run = readCudaL1(dir.write("run.jsonl", std::string(kRow) + "\n"));
-  ASSERT_TRUE(run.issues.empty()) << ::testing::PrintToString(messages(run));
+  ASSERT_TRUE(run.issues.empty()) << ::testing::PrintToString(issueMessages(run));
   EXPECT_EQ(run.format, "cuda-l1");
   ASSERT_EQ(run.tasks.size(), 1u);
   const Task& t = run.tasks[0];
@@ -77,7 +74,7 @@ TEST(CudaL1Reader, NullCustomCodeIsACandidateWithoutProgram) {
   const RunFile run = readCudaL1(dir.write(
       "run.jsonl",
       R"({"level_id": 2, "task_id": 3, "ref_code": "x", "custom_code": null, "score_default": null})"));
-  ASSERT_TRUE(run.issues.empty()) << ::testing::PrintToString(messages(run));
+  ASSERT_TRUE(run.issues.empty()) << ::testing::PrintToString(issueMessages(run));
   const Candidate& c = run.tasks.at(0).candidates.at(0);
   EXPECT_FALSE(c.code.has_value());
   EXPECT_TRUE(c.measurements.empty());
@@ -106,7 +103,7 @@ TEST(CudaL1Reader, BadLinesAreReportedAndTheRestLoads) {
       f + ":4: error: missing key \"task_id\" (expected an integer >= 0); line skipped",
       f + ":5: error: expected a JSON object (one task a line), got array",
   };
-  const std::vector<std::string> got = messages(run);
+  const std::vector<std::string> got = issueMessages(run);
   ASSERT_EQ(got.size(), 8u) << ::testing::PrintToString(got);
   EXPECT_EQ(got[0], expected[0]);
   EXPECT_EQ(got[1], expected[1]);
@@ -132,7 +129,7 @@ TEST(CudaL1Reader, ADeeplyNestedValueSkipsItsLineOnly) {
   const std::string nested = std::string(100000, '[') + std::string(100000, ']');
   deep.replace(deep.find("\"graph\""), 7, nested);
   const RunFile run = readCudaL1(dir.write("deep.jsonl", row(1, 1) + "\n" + deep + "\n" + row(1, 3) + "\n"));
-  const std::vector<std::string> got = messages(run);
+  const std::vector<std::string> got = issueMessages(run);
   ASSERT_EQ(got.size(), 1u) << ::testing::PrintToString(got);
   EXPECT_TRUE(got[0].starts_with((dir.path() / "deep.jsonl").string() +
                                  ":2: error: JSON nested deeper than 512 levels (column "))
@@ -150,7 +147,7 @@ TEST(CudaL1Reader, AReferenceWithALineOfHashesLoads) {
       R"({"level_id": 1, "task_id": 2, "ref_code": "import torch\n##########\n# Softmax over rows\n)"
       R"(class Model(nn.Module):\n    pass\n", "custom_code": "class ModelNew: pass", "score_default": 1.5})";
   const RunFile run = readCudaL1(dir.write("hashes.jsonl", row(1, 1) + "\n" + hashes + "\n"));
-  EXPECT_TRUE(run.issues.empty()) << ::testing::PrintToString(messages(run));
+  EXPECT_TRUE(run.issues.empty()) << ::testing::PrintToString(issueMessages(run));
   ASSERT_EQ(run.tasks.size(), 2u);
   EXPECT_EQ(run.tasks[1].key(), "L1/2");
   EXPECT_EQ(run.tasks[1].name, "Softmax over rows");

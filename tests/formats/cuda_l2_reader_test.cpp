@@ -10,9 +10,13 @@
 #include "tests/formats/run_file_compare.h"
 #include "tests/formats/shared_data.h"
 #include "tests/formats/temp_dir.h"
+#include "tests/formats/load_issues.h"
 
 namespace ks {
 namespace {
+
+using test::issueMessages;
+using test::hasIssue;
 
 const char* kHeader = "mnk,torch.matmul,cuBLAS-max\n";
 
@@ -24,18 +28,6 @@ void writeRelease(const test::TempDir& dir, const std::string& release,
     dir.write("kernels/" + release + "/" + s + ".cu", "// kernel " + s + "\n");
   if (!offline.empty()) dir.write("eval_results/cuda_l2_" + release + "_speedup_offline.csv", offline);
   if (!server.empty()) dir.write("eval_results/cuda_l2_" + release + "_speedup_server.csv", server);
-}
-
-std::vector<std::string> messages(const RunFile& run) {
-  std::vector<std::string> out;
-  for (const LoadIssue& i : run.issues) out.push_back(i.toString());
-  return out;
-}
-
-bool hasIssue(const RunFile& run, const std::string& fileEnd, int line, const std::string& part) {
-  for (const LoadIssue& i : run.issues)
-    if (i.file.ends_with(fileEnd) && i.line == line && i.message.find(part) != std::string::npos) return true;
-  return false;
 }
 
 TEST(CudaL2Names, ShapesReleasesAndPrecisions) {
@@ -64,7 +56,7 @@ TEST(CudaL2Reader, SyntheticRootLoadsEveryShapeAndColumn) {
   ASSERT_EQ(detectFormat(dir.path()), InputFormat::CudaL2Release);
   const RunFile run = loadAny(dir.path());
   EXPECT_EQ(run.format, "cuda-l2");
-  EXPECT_TRUE(run.issues.empty()) << testing::PrintToString(messages(run));
+  EXPECT_TRUE(run.issues.empty()) << testing::PrintToString(issueMessages(run));
   ASSERT_EQ(run.tasks.size(), 2u);
   const Task& t = run.tasks.front();  // sorted by (M, N, K)
   EXPECT_EQ(t.key(), "a100_F16F16F16F16/64x64x64");
@@ -103,7 +95,7 @@ TEST(CudaL2Reader, RoundTripsThroughTheRunFormat) {
   std::string error;
   ASSERT_TRUE(writeRunFile(run, dir.path() / "run.jsonl", &error)) << error;
   const RunFile read = loadAny(dir.path() / "run.jsonl");
-  EXPECT_TRUE(read.issues.empty()) << testing::PrintToString(messages(read));
+  EXPECT_TRUE(read.issues.empty()) << testing::PrintToString(issueMessages(read));
   test::expectSameRun(run, read);
   EXPECT_DOUBLE_EQ(*read.findTask("64x64x64")->candidates[0].speedup("torch.matmul", "server"), 2.5);
 }
@@ -114,7 +106,7 @@ TEST(CudaL2Reader, OneReleaseFolderFindsItsTablesTwoLevelsUp) {
   const auto folder = dir.path() / "kernels/h100_F32F16F16F32";
   ASSERT_EQ(detectFormat(folder), InputFormat::CudaL2Release);
   const RunFile run = loadAny(folder);
-  EXPECT_TRUE(run.issues.empty()) << testing::PrintToString(messages(run));
+  EXPECT_TRUE(run.issues.empty()) << testing::PrintToString(issueMessages(run));
   ASSERT_EQ(run.tasks.size(), 1u);
   EXPECT_EQ(run.tasks[0].candidates[0].measurements.size(), 2u);
   EXPECT_EQ(run.title, "CUDA-L2 h100_F32F16F16F32");
@@ -131,7 +123,7 @@ TEST(CudaL2Reader, OneKernelOpensAsItsShapeWithItsRows) {
   EXPECT_EQ(run.tasks[0].key(), "h100_F32F16F16F32/64x64x64");
   EXPECT_EQ(run.tasks[0].candidates[0].measurements.size(), 2u);
   // The table's bad row is reported (it is the file being read), its other shapes' rows are not.
-  EXPECT_TRUE(hasIssue(run, "_offline.csv", 3, "positive number")) << testing::PrintToString(messages(run));
+  EXPECT_TRUE(hasIssue(run, "_offline.csv", 3, "positive number")) << testing::PrintToString(issueMessages(run));
   EXPECT_FALSE(hasIssue(run, "_offline.csv", 4, "no kernel"));
 }
 
@@ -149,7 +141,7 @@ TEST(CudaL2Reader, MissingRowsAndKernelsAreIssuesWithFileAndLine) {
   ASSERT_EQ(run.tasks.size(), 2u);
   EXPECT_TRUE(hasIssue(run, "128_128_128.cu", 0,
                        "no row 128_128_128 in cuda_l2_h100_F32F16F16F32_speedup_offline.csv"))
-      << testing::PrintToString(messages(run));
+      << testing::PrintToString(issueMessages(run));
   EXPECT_TRUE(hasIssue(run, "_offline.csv", 3, "no kernel 256_256_256.cu"));
   EXPECT_TRUE(run.tasks[1].candidates[0].measurements.empty());
   EXPECT_EQ(run.errorCount(), 0u) << "a missing pair is a warning: everything that is there loads";
@@ -169,7 +161,7 @@ TEST(CudaL2Reader, BadRowsAreSkippedAndNamed) {
   const RunFile run = loadAny(dir.path());
   ASSERT_EQ(run.tasks.size(), 5u);
   EXPECT_TRUE(hasIssue(run, "_offline.csv", 3, "expected 3 columns"))
-      << testing::PrintToString(messages(run));
+      << testing::PrintToString(issueMessages(run));
   EXPECT_TRUE(hasIssue(run, "_offline.csv", 4, "expected mnk as M_N_K"));
   EXPECT_TRUE(hasIssue(run, "_offline.csv", 5, "over torch.matmul to be a positive number, got \"nan\""));
   EXPECT_TRUE(hasIssue(run, "_offline.csv", 5, "over cuBLAS-max to be a positive number, got \"-1\""));
@@ -188,11 +180,11 @@ TEST(CudaL2Reader, TruncatedEmptyAndHeaderlessTables) {
   RunFile run = loadAny(dir.path());
   ASSERT_EQ(run.tasks.size(), 2u);
   EXPECT_TRUE(hasIssue(run, "_offline.csv", 3, "expected 3 columns"))
-      << testing::PrintToString(messages(run));
+      << testing::PrintToString(issueMessages(run));
   EXPECT_TRUE(hasIssue(run, "_server.csv", 1, "first column to be \"mnk\""));
   dir.write("eval_results/cuda_l2_h100_F32F16F16F32_speedup_server.csv", "");
   run = loadAny(dir.path());
-  EXPECT_TRUE(hasIssue(run, "_server.csv", 0, "table is empty")) << testing::PrintToString(messages(run));
+  EXPECT_TRUE(hasIssue(run, "_server.csv", 0, "table is empty")) << testing::PrintToString(issueMessages(run));
   EXPECT_EQ(run.tasks.size(), 2u);
 }
 
@@ -203,7 +195,7 @@ TEST(CudaL2Reader, EmptyAndHalfLayouts) {
   RunFile run = loadAny(dir.path());
   EXPECT_EQ(run.format, "cuda-l2");
   EXPECT_TRUE(run.tasks.empty());
-  EXPECT_TRUE(hasIssue(run, "", 0, "no kernels")) << testing::PrintToString(messages(run));
+  EXPECT_TRUE(hasIssue(run, "", 0, "no kernels")) << testing::PrintToString(issueMessages(run));
   EXPECT_EQ(loadAny(dir.path() / "kernels/h100_F32F16F16F32").format, "unknown")
       << "an empty folder is nothing";
 
@@ -212,7 +204,7 @@ TEST(CudaL2Reader, EmptyAndHalfLayouts) {
   bare.write("kernels/h100_F32F16F16F32/64_64_64.cu", "// k\n");
   run = loadAny(bare.path() / "kernels/h100_F32F16F16F32");
   ASSERT_EQ(run.tasks.size(), 1u);
-  ASSERT_EQ(run.issues.size(), 1u) << testing::PrintToString(messages(run));
+  ASSERT_EQ(run.issues.size(), 1u) << testing::PrintToString(issueMessages(run));
   EXPECT_NE(run.issues[0].message.find("no eval_results/ folder"), std::string::npos);
 
   // A table whose release has no kernels folder.
@@ -221,7 +213,7 @@ TEST(CudaL2Reader, EmptyAndHalfLayouts) {
   run = loadAny(dir.path());
   EXPECT_TRUE(
       hasIssue(run, "cuda_l2_a100_F32F16F16F32_speedup_offline.csv", 0, "no kernels/a100_F32F16F16F32/"))
-      << testing::PrintToString(messages(run));
+      << testing::PrintToString(issueMessages(run));
 }
 
 TEST(CudaL2Reader, KernelNotUtf8IsAnErrorTheRestLoads) {
@@ -232,7 +224,7 @@ TEST(CudaL2Reader, KernelNotUtf8IsAnErrorTheRestLoads) {
   dir.write("kernels/h100_F32F16F16F32/notes.cu", "x");
   const RunFile run = loadAny(dir.path());
   ASSERT_EQ(run.tasks.size(), 1u);
-  EXPECT_TRUE(hasIssue(run, "64_64_128.cu", 2, "not UTF-8")) << testing::PrintToString(messages(run));
+  EXPECT_TRUE(hasIssue(run, "64_64_128.cu", 2, "not UTF-8")) << testing::PrintToString(issueMessages(run));
   EXPECT_TRUE(hasIssue(run, "notes.cu", 0, "expected a kernel named M_N_K.cu"));
 }
 
@@ -246,7 +238,7 @@ TEST(CudaL2Reader, RealReleaseLoadsAllThousandKernels) {
   std::cout << "[ loaded 1000 CUDA-L2 kernels in " << seconds << " s ]\n";
   // Printed, not asserted: the target (< 1 s) is met in bench/load.sh, not in a test on a loaded machine.
   EXPECT_EQ(run.format, "cuda-l2");
-  EXPECT_TRUE(run.issues.empty()) << testing::PrintToString(messages(run));
+  EXPECT_TRUE(run.issues.empty()) << testing::PrintToString(issueMessages(run));
   ASSERT_EQ(run.tasks.size(), 1000u);
   std::size_t measurements = 0;
   for (const Task& t : run.tasks) {
@@ -273,7 +265,7 @@ TEST(CudaL2Reader, RealSingleKernelAndReleaseFolder) {
   const auto folder = test::cudaL2Root() / "kernels/h100_F32F16F16F32";
   const RunFile one = loadAny(folder / "1024_1024_1024.cu");
   EXPECT_EQ(one.format, "cuda-l2");
-  EXPECT_TRUE(one.issues.empty()) << testing::PrintToString(messages(one));
+  EXPECT_TRUE(one.issues.empty()) << testing::PrintToString(issueMessages(one));
   ASSERT_EQ(one.tasks.size(), 1u);
   EXPECT_EQ(one.tasks[0].key(), "h100_F32F16F16F32/1024x1024x1024");
   EXPECT_EQ(one.tasks[0].candidates[0].measurements.size(), 20u);

@@ -7,25 +7,17 @@
 #include "core/formats/load.h"
 #include "tests/formats/shared_data.h"
 #include "tests/formats/temp_dir.h"
+#include "tests/formats/load_issues.h"
 
 namespace ks {
 namespace {
 
+using test::issueMessages;
+using test::hasIssue;
+
 void writeTask(const test::TempDir& dir, const std::string& name) {
   dir.write(name + "/ref.py", "class Model: pass  # " + name + "\n");
   dir.write(name + "/src.py", "class ModelNew: pass  # " + name + "\n");
-}
-
-std::vector<std::string> messages(const RunFile& run) {
-  std::vector<std::string> out;
-  for (const LoadIssue& i : run.issues) out.push_back(i.toString());
-  return out;
-}
-
-bool hasIssue(const RunFile& run, const std::string& fileEnd, int line, const std::string& part) {
-  for (const LoadIssue& i : run.issues)
-    if (i.file.ends_with(fileEnd) && i.line == line && i.message.find(part) != std::string::npos) return true;
-  return false;
 }
 
 TEST(GoodKernelsReader, FolderOfTaskFoldersAndOneTaskFolder) {
@@ -50,7 +42,7 @@ TEST(GoodKernelsReader, FolderOfTaskFoldersAndOneTaskFolder) {
   EXPECT_EQ(*t.candidates[0].code, "class ModelNew: pass  # LayerNorm\n");
   EXPECT_TRUE(t.candidates[0].measurements.empty());
   EXPECT_NE(t.note.find("No recorded measurements"), std::string::npos);
-  ASSERT_EQ(run.issues.size(), 1u) << testing::PrintToString(messages(run));
+  ASSERT_EQ(run.issues.size(), 1u) << testing::PrintToString(issueMessages(run));
   EXPECT_TRUE(hasIssue(run, "Half", 0, "ref.py but no src.py"));
 
   ASSERT_EQ(detectFormat(dir.path() / "Softmax"), InputFormat::GoodKernelsFolder);
@@ -75,7 +67,7 @@ TEST(GoodKernelsReader, ResultsCsvGivesRecordedNumbers) {
   const RunFile run = loadAny(dir.path());
   ASSERT_EQ(run.tasks.size(), 1u);
   const Candidate& c = run.tasks[0].candidates[0];
-  ASSERT_EQ(c.measurements.size(), 2u) << testing::PrintToString(messages(run));
+  ASSERT_EQ(c.measurements.size(), 2u) << testing::PrintToString(issueMessages(run));
   EXPECT_DOUBLE_EQ(*c.speedup(), 4.844);
   EXPECT_EQ(c.measurements[0].device, "NVIDIA L40S");
   EXPECT_EQ(c.measurements[0].when, "2025-05-28");
@@ -98,7 +90,7 @@ TEST(GoodKernelsReader, ResultsCsvWithoutNumbersOrEmpty) {
   const RunFile run = loadAny(dir.path());
   ASSERT_EQ(run.tasks.size(), 2u);
   EXPECT_TRUE(hasIssue(run, "A/results.csv", 1, "unknown column \"colour\""))
-      << testing::PrintToString(messages(run));
+      << testing::PrintToString(issueMessages(run));
   EXPECT_TRUE(hasIssue(run, "A/results.csv", 1, "expected a speedup column"));
   EXPECT_TRUE(hasIssue(run, "B/results.csv", 0, "file is empty"));
 }
@@ -115,12 +107,12 @@ TEST(GoodKernelsReader, ResultsJson) {
   const RunFile run = loadAny(dir.path());
   ASSERT_EQ(run.tasks.size(), 2u);
   const Candidate& c = run.findTask("Softmax")->candidates[0];
-  ASSERT_EQ(c.measurements.size(), 2u) << testing::PrintToString(messages(run));
+  ASSERT_EQ(c.measurements.size(), 2u) << testing::PrintToString(issueMessages(run));
   EXPECT_DOUBLE_EQ(*c.speedup(), 1.118);
   EXPECT_DOUBLE_EQ(*c.speedup("default", "warm"), 2.0);
   EXPECT_TRUE(hasIssue(run, "Softmax/results.json", 0, "measurements[1]: speedup must be a number"));
   EXPECT_TRUE(hasIssue(run, "Softmax/results.json", 0, "measurements[2]: expected an object"));
-  EXPECT_TRUE(hasIssue(run, "Broken/results.json", 2, "not JSON")) << testing::PrintToString(messages(run));
+  EXPECT_TRUE(hasIssue(run, "Broken/results.json", 2, "not JSON")) << testing::PrintToString(issueMessages(run));
   EXPECT_TRUE(run.findTask("Broken")->candidates[0].measurements.empty());
 }
 
@@ -135,7 +127,7 @@ TEST(GoodKernelsReader, ResultsJsonWithANumberBeyondDoubleIsAnIssueNotACrash) {
   const RunFile run = loadAny(dir.path());
   ASSERT_EQ(run.tasks.size(), 2u);
   EXPECT_TRUE(hasIssue(run, "Huge/results.json", 3, "number overflow parsing '5e308'"))
-      << testing::PrintToString(messages(run));
+      << testing::PrintToString(issueMessages(run));
   EXPECT_TRUE(run.findTask("Huge")->candidates[0].measurements.empty());
   ASSERT_EQ(run.findTask("Fine")->candidates[0].measurements.size(), 1u) << "the other task still loads";
 }
@@ -154,7 +146,7 @@ TEST(GoodKernelsReader, RealFolders) {
   KS_REQUIRE_GOOD_KERNELS();
   const RunFile run = loadAny(test::goodKernelsRoot());
   EXPECT_EQ(run.format, "good-kernels");
-  EXPECT_TRUE(run.issues.empty()) << testing::PrintToString(messages(run));
+  EXPECT_TRUE(run.issues.empty()) << testing::PrintToString(issueMessages(run));
   std::vector<std::string> keys;
   for (const Task& t : run.tasks) keys.push_back(t.key());
   EXPECT_EQ(keys, (std::vector<std::string>{"Conv2D", "Conv2D_ReLU_MaxPool", "LayerNorm", "LayerNorm2",

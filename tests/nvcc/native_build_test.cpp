@@ -14,7 +14,7 @@ namespace {
 
 using CallFn = int (*)(const at::Tensor*, int, at::Tensor*, char*, std::size_t);
 
-BuildOptions optionsFor(const std::string& testWhat) {
+BuildOptions nativeOptionsFor(const std::string& testWhat) {
   BuildOptions o;
   o.includeDirs = {test::fixture("fake_torch")};
   o.scratchDir = test::freshDir(testWhat);
@@ -26,7 +26,7 @@ BuildOptions optionsFor(const std::string& testWhat) {
 TEST(NativeBuild, BuildsLoadsAndCallsTheEntryThroughTheShim) {
   KS_REQUIRE_NVCC();
   NativeKernel k{test::readFixture("add_kernel.cu"), "add_kernel.cu", "add", 2};
-  BuildResult r = buildNativeLibrary(k, optionsFor("shim"));
+  BuildResult r = buildNativeLibrary(k, nativeOptionsFor("shim"));
   ASSERT_TRUE(r.ok) << r.message << "\n" << r.log;
   ASSERT_EQ(r.kernels.size(), 1u);
   EXPECT_EQ(r.kernels[0].name, "add_kernel(float const*, float const*, float*, int)");
@@ -57,14 +57,14 @@ TEST(NativeBuild, BuildsLoadsAndCallsTheEntryThroughTheShim) {
   EXPECT_STREQ(error, "add: sizes differ");
   dlclose(lib);
 
-  BuildResult again = buildNativeLibrary(k, optionsFor("shim"));
+  BuildResult again = buildNativeLibrary(k, nativeOptionsFor("shim"));
   EXPECT_FALSE(again.cacheHit);  // a fresh cache folder
 }
 
 TEST(NativeBuild, SecondBuildIsACacheHitWithTheSameLibrary) {
   KS_REQUIRE_NVCC();
   NativeKernel k{test::readFixture("add_kernel.cu"), "add_kernel.cu", "add", 2};
-  BuildOptions o = optionsFor("native-cache");
+  BuildOptions o = nativeOptionsFor("native-cache");
   BuildResult first = buildNativeLibrary(k, o);
   ASSERT_TRUE(first.ok) << first.message;
   BuildResult second = buildNativeLibrary(k, o);
@@ -78,7 +78,7 @@ TEST(NativeBuild, ErrorsNameTheUsersFileAndLine) {
   std::string code = test::readFixture("add_kernel.cu");
   code.replace(code.find("a[i] + b[i]"), 11, "a[i] + c[i]");
   const int line = test::lineContaining(code, "a[i] + c[i]");
-  BuildResult r = buildNativeLibrary({code, "add_kernel.cu", "add", 2}, optionsFor("native-error"));
+  BuildResult r = buildNativeLibrary({code, "add_kernel.cu", "add", 2}, nativeOptionsFor("native-error"));
   EXPECT_FALSE(r.ok);
   ASSERT_GE(r.errorCount(), 1u) << r.log;
   EXPECT_EQ(r.diagnostics[0].file, "add_kernel.cu");
@@ -90,13 +90,13 @@ TEST(NativeBuild, ErrorsNameTheUsersFileAndLine) {
 TEST(NativeBuild, WrongArityIsReportedAtCompileTime) {
   KS_REQUIRE_NVCC();
   BuildResult r = buildNativeLibrary({test::readFixture("add_kernel.cu"), "add_kernel.cu", "add", 3},
-                                     optionsFor("native-arity"));
+                                     nativeOptionsFor("native-arity"));
   EXPECT_FALSE(r.ok);
   EXPECT_GE(r.errorCount(), 1u);
 }
 
 TEST(NativeBuild, EntryMustBeAFunctionName) {
-  BuildResult r = buildNativeLibrary({"", "k.cu", "add(); system(\"x\")", 1}, optionsFor("native-name"));
+  BuildResult r = buildNativeLibrary({"", "k.cu", "add(); system(\"x\")", 1}, nativeOptionsFor("native-name"));
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.message.find("not a C++ function name"), std::string::npos);
 }

@@ -8,7 +8,7 @@
 namespace ks::nvcc {
 namespace {
 
-BuildOptions optionsFor(const std::string& testWhat) {
+BuildOptions pythonSourcesOptionsFor(const std::string& testWhat) {
   BuildOptions o;
   o.arch = "sm_90";
   o.includeDirs = {test::fixture("fake_torch")};
@@ -20,7 +20,7 @@ BuildOptions optionsFor(const std::string& testWhat) {
 TEST(PythonSourcesBuild, CompilesEmbeddedKernelAndReportsItsResources) {
   KS_REQUIRE_NVCC();
   const std::string program = test::readFixture("scale_program.py");
-  BuildResult r = buildPythonSources(program, optionsFor("ok"));
+  BuildResult r = buildPythonSources(program, pythonSourcesOptionsFor("ok"));
   ASSERT_TRUE(r.ok) << r.message << "\n" << r.log;
   EXPECT_EQ(r.errorCount(), 0u);
   ASSERT_EQ(r.kernels.size(), 1u);
@@ -40,7 +40,7 @@ TEST(PythonSourcesBuild, CompileErrorPointsAtThePythonLine) {
   const int pythonLine = test::lineContaining(program, "scale_factor");
   ASSERT_GT(pythonLine, 0);
 
-  BuildResult r = buildPythonSources(program, optionsFor("error"));
+  BuildResult r = buildPythonSources(program, pythonSourcesOptionsFor("error"));
   EXPECT_FALSE(r.ok);
   ASSERT_GE(r.errorCount(), 1u) << r.log;
   const Diagnostic& e = r.diagnostics.front();
@@ -55,7 +55,7 @@ TEST(PythonSourcesBuild, CompileErrorPointsAtThePythonLine) {
 TEST(PythonSourcesBuild, SecondBuildOfUnchangedSourcesIsACacheHit) {
   KS_REQUIRE_NVCC();
   const std::string program = test::readFixture("scale_program.py");
-  BuildOptions o = optionsFor("cache");
+  BuildOptions o = pythonSourcesOptionsFor("cache");
   o.cacheDir = test::freshDir("cache-root");
   BuildResult first = buildPythonSources(program, o);
   ASSERT_TRUE(first.ok) << first.message;
@@ -86,7 +86,7 @@ TEST(PythonSourcesBuild, CompileErrorsAreCachedToo) {
   KS_REQUIRE_NVCC();
   std::string program = test::readFixture("scale_program.py");
   program.replace(program.find("x[i] * s;"), 9, "x[i] * undefined_s;");
-  BuildOptions o = optionsFor("cached-error");
+  BuildOptions o = pythonSourcesOptionsFor("cached-error");
   o.cacheDir = test::freshDir("cache-root");
   BuildResult first = buildPythonSources(program, o);
   BuildResult second = buildPythonSources(program, o);
@@ -100,14 +100,14 @@ TEST(PythonSourcesBuild, CompileErrorsAreCachedToo) {
 
 TEST(PythonSourcesBuild, ProgramWithoutSourcesNeedsNoCompiler) {
   BuildResult r =
-      buildPythonSources("import torch\nclass ModelNew(torch.nn.Module):\n    pass\n", optionsFor("none"));
+      buildPythonSources("import torch\nclass ModelNew(torch.nn.Module):\n    pass\n", pythonSourcesOptionsFor("none"));
   EXPECT_TRUE(r.ok);
   EXPECT_TRUE(r.kernels.empty());
   EXPECT_NE(r.message.find("nothing to compile"), std::string::npos);
 }
 
 TEST(PythonSourcesBuild, MissingNvccIsAnActionableError) {
-  BuildOptions o = optionsFor("no-nvcc");
+  BuildOptions o = pythonSourcesOptionsFor("no-nvcc");
   o.nvcc = "/nonexistent/cuda/bin/nvcc";
   BuildResult r = buildPythonSources(test::readFixture("scale_program.py"), o);
   EXPECT_FALSE(r.ok);

@@ -11,13 +11,13 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const RunSubject kSubject{"runs/diag.jsonl", "L1/12", "r2", "class ModelNew: pass\n"};
+const RunSubject kRowSubject{"runs/diag.jsonl", "L1/12", "r2", "class ModelNew: pass\n"};
 
 TEST(ResultRow, ResultEventGivesOutcomeSpeedupAndTheRunnersDeviceAndHash) {
   const Json event = Json::parse(R"({"id": "1", "event": "result", "ok": true, "result": {
       "code_hash": "sha256:abc", "device": "cuda", "environment": {"device_name": "NVIDIA H100"},
       "correctness": {"passed": true}, "timing": {"speedup": 13.1}}})");
-  const store::StoredResult row = resultRow(event, kSubject, "cpu", "kernelscope");
+  const store::StoredResult row = resultRow(event, kRowSubject, "cpu", "kernelscope");
   EXPECT_EQ(row.sourceFile, "runs/diag.jsonl");
   EXPECT_EQ(row.taskKey, "L1/12");
   EXPECT_EQ(row.candidateId, "r2");
@@ -33,25 +33,25 @@ TEST(ResultRow, ResultEventGivesOutcomeSpeedupAndTheRunnersDeviceAndHash) {
 TEST(ResultRow, ARepairedRunKeepsWhatWasRepairedInItsResult) {
   const Json event = Json::parse(R"({"id": "1", "event": "result", "ok": true, "result": {
       "code_hash": "sha256:rep", "device": "cuda", "correctness": {"passed": true}}})");
-  RunSubject subject = kSubject;
+  RunSubject subject = kRowSubject;
   subject.repair = Json::parse(R"({"original_code_hash": "sha256:orig",
       "repairs": [{"kind": "kernel-launcher", "what": "bound k", "lines": [3]}]})");
   const store::StoredResult row = resultRow(event, subject, "cuda", "kscope run");
   EXPECT_EQ(row.codeHash, "sha256:rep");  // the program that ran
   EXPECT_EQ(row.result["repair"], subject.repair);
-  EXPECT_FALSE(resultRow(event, kSubject, "cuda", "kscope run").result.contains("repair"));
+  EXPECT_FALSE(resultRow(event, kRowSubject, "cuda", "kscope run").result.contains("repair"));
 }
 
 TEST(ResultRow, AnErrorBeforeTheRunnerSaidAnythingTakesTheRequestedDeviceAndHashesTheCode) {
   const Json timeout = Json::parse(R"({"id": "2", "event": "error", "error": {"kind": "timeout",
       "message": "timed out after 3 s while checking correctness"}})");
-  const store::StoredResult row = resultRow(timeout, kSubject, "cpu", "kscope run");
+  const store::StoredResult row = resultRow(timeout, kRowSubject, "cpu", "kscope run");
   EXPECT_EQ(row.outcome, "error");
   EXPECT_EQ(row.errorKind, "timeout");
   EXPECT_EQ(row.device, "cpu");
-  EXPECT_EQ(row.codeHash, hash::codeHash(kSubject.code));
+  EXPECT_EQ(row.codeHash, hash::codeHash(kRowSubject.code));
   EXPECT_FALSE(row.speedup);
-  EXPECT_EQ(resultRow(timeout, kSubject, "", "kscope batch").device, "default");
+  EXPECT_EQ(resultRow(timeout, kRowSubject, "", "kscope batch").device, "default");
 }
 
 TEST(EvaluateOptions, ZeroLeavesTheRunnersDefaults) {

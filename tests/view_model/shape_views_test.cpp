@@ -19,24 +19,13 @@
 #include "views/model/shape_map.h"
 #include "views/model/speedup_trust.h"
 #include "ks_test_paths.h"
+#include "tests/view_model/cuda_l2_release.h"
 
 namespace ks {
 namespace {
 
-const std::filesystem::path kRelease = KS_SHARED_DIR "/datasets/cuda-l2";
 
-// The release, read once for every test here; nullptr when it is absent.
-std::shared_ptr<const LoadedRun> release() {
-  static const std::shared_ptr<const LoadedRun> run = []() -> std::shared_ptr<const LoadedRun> {
-    if (!std::filesystem::exists(kRelease / "kernels")) return nullptr;
-    return std::make_shared<const LoadedRun>(loadAny(kRelease));
-  }();
-  return run;
-}
 
-#define NEED_RELEASE()                                    \
-  const std::shared_ptr<const LoadedRun> run = release(); \
-  if (!run) GTEST_SKIP() << "the CUDA-L2 release is not at " << kRelease.string() << " (../shared)"
 
 // A GEMM task of the given shape with one candidate recording `speedup` against torch.matmul (offline).
 Task gemmTask(std::int64_t m, std::int64_t n, std::int64_t k, double speedup) {
@@ -55,7 +44,7 @@ Task gemmTask(std::int64_t m, std::int64_t n, std::int64_t k, double speedup) {
 }
 
 TEST(ShapeMapOnTheRelease, OneCellPerShapeAndAsManyPerKAsTheReleaseHasShapesOfThatK) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   const ShapeMap map(*run, nullptr, "torch.matmul", "offline", ShapeMap::Source::Recorded);
   std::map<std::int64_t, int> shapesPerK;
   for (const Task& t : run->run().tasks)
@@ -77,7 +66,7 @@ TEST(ShapeMapOnTheRelease, OneCellPerShapeAndAsManyPerKAsTheReleaseHasShapesOfTh
 }
 
 TEST(ShapeMapOnTheRelease, BaselinesAndModesComeFromTheResultsFiles) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   const std::vector<SpeedupSeries> series = gemmSpeedupSeries(*run);
   EXPECT_EQ(series.size(), 20u) << "10 CSV columns in 2 modes";
   const std::vector<std::string> baselines = baselinesOf(series);
@@ -95,7 +84,7 @@ TEST(ShapeMapOnTheRelease, BaselinesAndModesComeFromTheResultsFiles) {
 }
 
 TEST(ShapeMapOnTheRelease, WithoutReRunsTheMeasuredMapIsEmptyNotNeutral) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   const MeasuredHistory history(run->rowCount());
   const ShapeMap map(*run, &history, "torch.matmul", "offline", ShapeMap::Source::Measured);
   EXPECT_EQ(map.emptyCount(), 1000);
@@ -231,7 +220,7 @@ TEST(Roofline, Ceilings) {
 }
 
 TEST(RooflineOnTheRelease, RecordedSpeedupsPlaceNoPoint) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   const Roofline r = buildRoofline(*run, nullptr);
   EXPECT_EQ(r.gemmTasks, 1000);
   EXPECT_EQ(r.recordedOnly, 1000);
@@ -264,7 +253,7 @@ TEST(Roofline, AReRunOnAGpuPlacesTheCandidateAndTheReference) {
 }
 
 TEST(GemmTaskSummaryOnTheRelease, WordsCodeAndTheKernelsTiles) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   const int row = run->findRow("h100_F32F16F16F32/4096x4096x4096", "");
   ASSERT_GE(row, 0);
   const GemmTaskSummary s = gemmTaskSummary(run->task(row), run->candidate(row));

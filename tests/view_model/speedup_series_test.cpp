@@ -25,20 +25,13 @@
 #include "views/model/speedup_distribution.h"
 #include "views/model/speedup_trust.h"
 #include "views/model/task_label.h"
+#include "tests/view_model/cuda_l2_release.h"
 
 namespace ks {
 namespace {
 
-const std::filesystem::path kRelease = KS_SHARED_DIR "/datasets/cuda-l2";
 const std::filesystem::path kCudaL1 = KS_SHARED_DIR "/datasets/cuda-l1/h100.jsonl";
 
-std::shared_ptr<const LoadedRun> release() {
-  static const std::shared_ptr<const LoadedRun> run = []() -> std::shared_ptr<const LoadedRun> {
-    if (!std::filesystem::exists(kRelease / "kernels")) return nullptr;
-    return std::make_shared<const LoadedRun>(loadAny(kRelease));
-  }();
-  return run;
-}
 
 std::shared_ptr<const LoadedRun> cudaL1() {
   static const std::shared_ptr<const LoadedRun> run = []() -> std::shared_ptr<const LoadedRun> {
@@ -48,9 +41,6 @@ std::shared_ptr<const LoadedRun> cudaL1() {
   return run;
 }
 
-#define NEED_RELEASE()                                    \
-  const std::shared_ptr<const LoadedRun> run = release(); \
-  if (!run) GTEST_SKIP() << "the CUDA-L2 release is not at " << kRelease.string() << " (../shared)"
 #define NEED_CUDA_L1()                                  \
   const std::shared_ptr<const LoadedRun> l1 = cudaL1(); \
   if (!l1) GTEST_SKIP() << "the CUDA-L1 file is not at " << kCudaL1.string() << " (../shared)"
@@ -66,7 +56,7 @@ int rowOf(const LoadedRun& run, std::int64_t m, std::int64_t n, std::int64_t k) 
 }
 
 TEST(SpeedupSeriesOnTheRelease, TheFirstSeriesIsOneTheReleaseRecordsAndEveryOneIsListed) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   const auto& series = run->series();
   ASSERT_EQ(series.size(), 20u) << "ten baselines, offline and server";
   EXPECT_EQ(series.front(), kMatmulOffline) << "the first CSV's first column, not \"default\"";
@@ -92,7 +82,7 @@ TEST(SpeedupSeriesOnTheRelease, TheFirstSeriesIsOneTheReleaseRecordsAndEveryOneI
 }
 
 TEST(SpeedupSeriesOnTheRelease, TheDistributionOfTheFirstSeriesHasEveryKernel) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   const SpeedupDistribution first(*run, run->series().front());
   EXPECT_EQ(first.points().size(), 1000u);
   EXPECT_TRUE(emptyChartText(run.get(), run->series().front(), first).empty());
@@ -113,7 +103,7 @@ TEST(SpeedupSeriesOnTheRelease, TheDistributionOfTheFirstSeriesHasEveryKernel) {
 }
 
 TEST(SpeedupSeriesOnTheRelease, AnOpenReleaseStartsOnItsFirstSeriesAndRemembersTheOneChosen) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   NEED_CUDA_L1();
   OpenRun open;
   int changes = 0;
@@ -224,7 +214,7 @@ TEST(TaskLabel, AGemmTaskIsItsShapeAndItsNameSaysNothingMore) {
 }
 
 TEST(TaskLabelOnTheRelease, EveryShapeIsItsOwnLabelAndNoNameAddsToIt) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   std::set<std::string> labels;
   for (const Task& t : run->run().tasks) {
     labels.insert(taskLabel(t));
@@ -236,7 +226,7 @@ TEST(TaskLabelOnTheRelease, EveryShapeIsItsOwnLabelAndNoNameAddsToIt) {
 }
 
 TEST(RecordedHeadlineOnTheRelease, ListsWhatIsRecordedWithTheShownClaimFirst) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   const int row = rowOf(*run, 64, 64, 64);
   const Candidate& c = *run->candidate(row);
   const SpeedupTrust trusted = speedupTrust(*run, nullptr, row);
@@ -274,7 +264,7 @@ TEST(RecordedHeadline, TheDefaultSeriesHeadlineIsItsOneClaimAsBefore) {
 }
 
 TEST(SearchTreeOnTheRelease, NodesShowTheChosenSeriesAndNeverAHackAsAWin) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   const SearchTree tree = SearchTree::build(*run, SearchTree::kAllTasks);
   const int row = rowOf(*run, 64, 64, 64);
   const auto node = [&](const std::vector<SearchNodeState>& states) {
@@ -298,7 +288,7 @@ TEST(SearchTreeOnTheRelease, NodesShowTheChosenSeriesAndNeverAHackAsAWin) {
 }
 
 TEST(ReportOnTheRelease, TheReportChartsAndSummarizesTheChosenSeries) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   ReportOptions options;
   options.tasks = {run->task(rowOf(*run, 64, 64, 64)).key()};
   options.series = kCublasMaxOffline;

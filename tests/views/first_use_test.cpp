@@ -40,11 +40,13 @@
 #include "views/widgets/task_table.h"
 #include "tests/views/joined_samples.h"
 #include "ks_test_paths.h"
+#include "tests/views/gui_test_support.h"
 
 namespace ks {
 namespace {
 
-const QString kSample = QStringLiteral(KS_SOURCE_DIR "/sample_runs/diag-matmul.kscope.jsonl");
+using guitest::kDiagSample;
+
 
 bool openAndWait(MainWindow& window, const QString& path) {
   QSignalSpy shown(&window, &MainWindow::runShown);
@@ -164,7 +166,7 @@ TEST_F(FirstUseTest, EveryMenuActionRunsOnceAndTheWindowOutlivesThemAll) {
   // A copy: Add Candidate to Slides writes its sidecar beside the run file.
   QTemporaryDir dir;
   const QString copy = dir.filePath(QStringLiteral("diag-matmul.kscope.jsonl"));
-  ASSERT_TRUE(QFile::copy(kSample, copy));
+  ASSERT_TRUE(QFile::copy(kDiagSample, copy));
   ASSERT_TRUE(openAndWait(window, copy));
   window.taskTable()->setCurrentRow(0);
   const int rows = window.run()->rowCount();
@@ -312,7 +314,7 @@ TEST_F(FirstUseTest, ACompileShowsItsProgressUntilItEndsAndCancelStopsIt) {
   MainWindow window;
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-  ASSERT_TRUE(openAndWait(window, kSample));
+  ASSERT_TRUE(openAndWait(window, kDiagSample));
   int row = -1;
   for (int r = 0; r < window.run()->rowCount() && row < 0; ++r)
     if (const Candidate* c = window.run()->candidate(r); c && c->code && c->code->find("load_inline") !=

@@ -35,11 +35,13 @@
 #include "views/widgets/flags_view.h"
 #include "views/widgets/task_table.h"
 #include "ks_test_paths.h"
+#include "tests/views/gui_test_support.h"
 
 namespace ks {
 namespace {
 
-const QString kCudaL1 = QStringLiteral(KS_SHARED_DIR "/datasets/cuda-l1/h100.jsonl");
+using guitest::kCudaL1Release;
+
 // CodeEditor's flag markers (HackFlag, SuspiciousFlag, BenignFlag: markers 6, 7, 8).
 constexpr unsigned kFlagMarkers = (1u << 6) | (1u << 7) | (1u << 8);
 
@@ -394,13 +396,14 @@ TEST(FlagsView, RuntimeFlagsAreMarkedInTheEditorMarginOfTheWindow) {
 }
 
 TEST(FlagMatrix, OnTheCudaL1ReleaseEveryCellAgreesWithTheFlagsOfItsTask) {
-  if (!QFileInfo::exists(kCudaL1)) GTEST_SKIP() << "the CUDA-L1 release is not at " << kCudaL1.toStdString();
+  if (!QFileInfo::exists(kCudaL1Release))
+    GTEST_SKIP() << "the CUDA-L1 release is not at " << kCudaL1Release.toStdString();
   MainWindow window;
   window.resize(1500, 940);
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
   QSignalSpy flagged(&window, &MainWindow::flagsShown);
-  window.openPath(kCudaL1);
+  window.openPath(kCudaL1Release);
   ASSERT_TRUE(flagged.wait(60000));
   const LoadedRun& run = *window.run();
   const FlagMatrixModel* model = window.chartsView()->flagMatrix()->model();

@@ -38,19 +38,18 @@
 #include "views/widgets/search_tree_view.h"
 #include "views/widgets/shape_map_legend.h"
 #include "views/widgets/task_table.h"
+#include "tests/views/gui_test_support.h"
 
 namespace ks {
 namespace {
 
-const QString kSearch = QStringLiteral(KS_SOURCE_DIR "/sample_runs/search-softmax.kscope.jsonl");
+using guitest::kSearchSample;
+using guitest::forgetWindowLayout;
 
-void forgetLayout() {
-  for (const char* key : {"mainWindow/geometry", "mainWindow/state", "mainWindow/codeCompare"})
-    QSettings().remove(QString::fromLatin1(key));
-}
+
 
 void showSmallest(MainWindow& window) {
-  forgetLayout();
+  forgetWindowLayout();
   window.resize(MainWindow::kSmallestScreen);
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
@@ -79,7 +78,7 @@ QStringList brokenWords(QTextDocument* document) {
 TEST(LegibleText, TheSearchTabsKeyDrawsNoWordOverAnother) {
   MainWindow window;
   showSmallest(window);
-  window.showRun(kSearch, std::make_shared<const LoadedRun>(loadAny(kSearch.toStdString())));
+  window.showRun(kSearchSample, std::make_shared<const LoadedRun>(loadAny(kSearchSample.toStdString())));
   window.showPane(MainWindow::Pane::Search);
   QTest::qWait(50);
   const ShapeMapLegend* legend = window.searchTreeView()->legend();
@@ -109,7 +108,7 @@ TEST(LegibleText, TheSearchTabsKeyDrawsNoWordOverAnother) {
 TEST(LegibleText, TheBestSoFarChartsLabelsFitItsWidth) {
   MainWindow window;
   showSmallest(window);
-  window.showRun(kSearch, std::make_shared<const LoadedRun>(loadAny(kSearch.toStdString())));
+  window.showRun(kSearchSample, std::make_shared<const LoadedRun>(loadAny(kSearchSample.toStdString())));
   window.showPane(MainWindow::Pane::Search);
   QTest::qWait(50);
   BestByRoundChart* best = window.searchTreeView()->bestChart();

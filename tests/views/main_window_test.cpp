@@ -41,11 +41,13 @@
 #include "views/widgets/load_issues_view.h"
 #include "views/widgets/task_table.h"
 #include "ks_test_paths.h"
+#include "tests/views/gui_test_support.h"
 
 namespace ks {
 namespace {
 
-const QString kCudaL1 = QStringLiteral(KS_SHARED_DIR "/datasets/cuda-l1/h100.jsonl");
+using guitest::kCudaL1Release;
+
 
 class MainWindowTest : public ::testing::Test {
  protected:
@@ -66,8 +68,8 @@ class MainWindowTest : public ::testing::Test {
     return !shown.isEmpty();
   }
   bool openCudaL1() {
-    if (!QFileInfo::exists(kCudaL1)) return false;
-    return open(kCudaL1);
+    if (!QFileInfo::exists(kCudaL1Release)) return false;
+    return open(kCudaL1Release);
   }
   int shown() const { return window.taskTable()->shownCount(); }
 
@@ -75,8 +77,8 @@ class MainWindowTest : public ::testing::Test {
 };
 
 #define SKIP_WITHOUT_CUDA_L1()                                              \
-  if (!QFileInfo::exists(kCudaL1))                                          \
-  GTEST_SKIP() << "the CUDA-L1 release is not at " << kCudaL1.toStdString() \
+  if (!QFileInfo::exists(kCudaL1Release))                                          \
+  GTEST_SKIP() << "the CUDA-L1 release is not at " << kCudaL1Release.toStdString() \
                << " (see ../shared/datasets/README.md)"
 
 TEST_F(MainWindowTest, OpensCudaL1AndShowsTheExactTextsOfTheSelectedTask) {
@@ -272,7 +274,7 @@ TEST_F(MainWindowTest, RecordsRecentFilesInSettings) {
   SKIP_WITHOUT_CUDA_L1();
   window.recentFiles()->clear();
   ASSERT_TRUE(openCudaL1());
-  const QString canonical = QFileInfo(kCudaL1).canonicalFilePath();
+  const QString canonical = QFileInfo(kCudaL1Release).canonicalFilePath();
   EXPECT_EQ(window.recentFiles()->files().value(0), canonical);
   EXPECT_EQ(QSettings().value("recentFiles").toStringList().value(0), canonical);
   auto* menu = window.findChild<QMenu*>("recentMenu");

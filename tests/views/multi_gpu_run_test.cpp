@@ -38,18 +38,15 @@
 #include "views/widgets/measurements_view.h"
 #include "views/widgets/run_settings_bar.h"
 #include "views/widgets/task_table.h"
+#include "tests/views/gui_test_support.h"
 
 namespace ks {
 namespace {
 
-constexpr int kRunMs = 180000;  // six CPU runs on three runners sharing a loaded 2-core machine
+using guitest::waitUntil;
 
-bool waitUntil(const std::function<bool()>& done, int ms) {
-  QElapsedTimer timer;
-  timer.start();
-  while (!done() && timer.elapsed() < ms) QTest::qWait(20);
-  return done();
-}
+constexpr int kMultiGpuRunMs = 180000;  // six CPU runs on three runners sharing a loaded 2-core machine
+
 
 // A program for the fake GPUs: its output is the reference's plus 10 × the GPU its runner sees
 // (CUDA_VISIBLE_DEVICES), so the result's error says which runner measured it: correct on GPU 0, off by 10
@@ -83,7 +80,7 @@ std::string writeRun(const QString& path, int candidates, bool hang) {
   return text;
 }
 
-struct Finished {
+struct GpuFinished {
   RunJob job;
   runs::MeasuredRun run;
 };
@@ -127,7 +124,7 @@ class MultiGpuRunTest : public ::testing::Test {
 
   QTemporaryDir dir;
   std::unique_ptr<MainWindow> window;
-  std::vector<Finished> finished;
+  std::vector<GpuFinished> finished;
 };
 
 TEST_F(MultiGpuRunTest, RunAllVisibleKeepsOneRunnerPerGpuAndEachResultNamesItsGpu) {
@@ -163,7 +160,7 @@ TEST_F(MultiGpuRunTest, RunAllVisibleKeepsOneRunnerPerGpuAndEachResultNamesItsGp
   sinceTick.start();
   ticker.start(50);
   QTest::keyClick(window.get(), Qt::Key_F9, Qt::ShiftModifier);  // Run All Visible
-  ASSERT_TRUE(idle.wait(kRunMs)) << progress.join('\n').toStdString();
+  ASSERT_TRUE(idle.wait(kMultiGpuRunMs)) << progress.join('\n').toStdString();
   ticker.stop();
   std::cout << "multi-GPU queue: 6 runs on 3 runners, longest gap between 50 ms ticks " << longestGap << " ms\n";
 
@@ -182,7 +179,7 @@ TEST_F(MultiGpuRunTest, RunAllVisibleKeepsOneRunnerPerGpuAndEachResultNamesItsGp
   // Each entry once; each result names its runner's GPU, which is the one its program saw.
   ASSERT_EQ(finished.size(), 6u);
   std::set<std::string> candidates, gpus;
-  for (const Finished& f : finished) {
+  for (const GpuFinished& f : finished) {
     candidates.insert(f.job.subject.candidateId);
     gpus.insert(f.run.gpu);
     ASSERT_TRUE(f.run.result) << f.run.row.outcome << " " << (f.run.error ? f.run.error->message : f.run.unreadable);
@@ -201,11 +198,11 @@ TEST_F(MultiGpuRunTest, RunAllVisibleKeepsOneRunnerPerGpuAndEachResultNamesItsGp
   for (const auto& row : rows) {
     ASSERT_TRUE(row.result.contains("gpu")) << row.result.dump();
     const auto it = std::find_if(finished.begin(), finished.end(),
-                                 [&](const Finished& f) { return f.run.row.id == row.id; });
+                                 [&](const GpuFinished& f) { return f.run.row.id == row.id; });
     ASSERT_NE(it, finished.end());
     EXPECT_EQ(row.result["gpu"], it->run.gpu);
   }
-  for (const Finished& f : finished) {
+  for (const GpuFinished& f : finished) {
     window->taskTable()->setCurrentRow(f.job.row);
     const MeasurementTableModel* table = window->measurementsView()->model();
     ASSERT_EQ(table->rowCount(), 1);  // the file records no measurement: the one re-run
@@ -228,7 +225,7 @@ TEST_F(MultiGpuRunTest, CancelStopsEveryRunnerAndDrainsTheQueue) {
   QTest::keyClick(window.get(), Qt::Key_F9, Qt::ShiftModifier);
   // Three runners stuck in their candidates' correctness, two jobs waiting.
   ASSERT_TRUE(waitUntil(
-      [&] { return runs->activity().filter(QStringLiteral(" · correctness")).size() == 3; }, kRunMs))
+      [&] { return runs->activity().filter(QStringLiteral(" · correctness")).size() == 3; }, kMultiGpuRunMs))
       << runs->activity().join('\n').toStdString();
   auto* cancel = window->findChild<QPushButton*>(QStringLiteral("runCancel"));
   ASSERT_TRUE(cancel->isVisible());
@@ -241,7 +238,7 @@ TEST_F(MultiGpuRunTest, CancelStopsEveryRunnerAndDrainsTheQueue) {
   EXPECT_EQ(idle.first().at(1).toInt(), 5);
   ASSERT_EQ(finished.size(), 3u);  // the three in flight; the two waiting never started
   std::set<std::string> gpus;
-  for (const Finished& f : finished) {
+  for (const GpuFinished& f : finished) {
     ASSERT_TRUE(f.run.error);
     EXPECT_EQ(f.run.error->kind, protocol::ErrorKind::Cancelled);
     gpus.insert(f.job.subject.gpu);

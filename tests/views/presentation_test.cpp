@@ -32,7 +32,7 @@
 namespace ks {
 namespace {
 
-const QString kSample = QStringLiteral(KS_SOURCE_DIR "/sample_runs/cached-output-hack.kscope.jsonl");
+const QString kHackSample = QStringLiteral(KS_SOURCE_DIR "/sample_runs/cached-output-hack.kscope.jsonl");
 
 QString readAll(const QString& path) {
   QFile file(path);
@@ -44,7 +44,7 @@ class Presentation : public ::testing::Test {
   void SetUp() override {
     ASSERT_TRUE(dir.isValid());
     run = dir.filePath(QStringLiteral("hacks.kscope.jsonl"));
-    ASSERT_TRUE(QFile::copy(kSample, run));
+    ASSERT_TRUE(QFile::copy(kHackSample, run));
   }
   // Opens the copy in `window` and waits for its flags.
   void open(MainWindow& window) {
@@ -222,7 +222,7 @@ TEST_F(Presentation, FileExportWritesTheReportAndChartsSaveAsPngAndSvg) {
 TEST(Screenshots, PresentationMode) {
   QTemporaryDir dir;
   const QString run = dir.filePath(QStringLiteral("hacks.kscope.jsonl"));
-  ASSERT_TRUE(QFile::copy(kSample, run));
+  ASSERT_TRUE(QFile::copy(kHackSample, run));
   MainWindow window;
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));

@@ -37,9 +37,12 @@
 #include "views/widgets/run_settings_bar.h"
 #include "views/widgets/task_table.h"
 #include "ks_test_paths.h"
+#include "tests/views/gui_test_support.h"
 
 namespace ks {
 namespace {
+
+using guitest::kCudaL1Release;
 
 // A program that binds its __global__ kernel with functions= (as CUDA-L1 L1/12 does): line 4 binds it.
 const std::string kBoundKernelProgram =
@@ -179,17 +182,17 @@ TEST(CompileProblems, ErrorsCauseAndPtxasResourcesOnTheProgramsLines) {
       << resources[0].message.toStdString();
 }
 
-const QString kCudaL1 = QStringLiteral(KS_SHARED_DIR "/datasets/cuda-l1/h100.jsonl");
 
 // The real L1/12 of the release (it binds diagonal_matmul_kernel itself), in a 1024×700 window.
 TEST(RepairInTheWindow, RepairShowsADiffAndMakesAnEditedCopyKeepingTheOriginalAndTheUsersEdit) {
-  if (!QFileInfo::exists(kCudaL1)) GTEST_SKIP() << "the CUDA-L1 release is not at " << kCudaL1.toStdString();
+  if (!QFileInfo::exists(kCudaL1Release))
+    GTEST_SKIP() << "the CUDA-L1 release is not at " << kCudaL1Release.toStdString();
   MainWindow window;
   window.resize(1024, 700);
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
   QSignalSpy shown(&window, &MainWindow::runShown);
-  window.openPath(kCudaL1);
+  window.openPath(kCudaL1Release);
   for (int waited = 0; waited < 60000 && shown.isEmpty(); waited += 20) QTest::qWait(20);
   ASSERT_FALSE(shown.isEmpty());
   const auto run = window.run();

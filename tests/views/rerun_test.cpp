@@ -52,9 +52,12 @@
 #include "views/widgets/run_settings_bar.h"
 #include "views/widgets/task_table.h"
 #include "ks_test_paths.h"
+#include "tests/views/gui_test_support.h"
 
 namespace ks {
 namespace {
+
+using guitest::waitUntil;
 
 const QString kDiagMatmul = QStringLiteral(KS_SOURCE_DIR "/sample_runs/diag-matmul.kscope.jsonl");
 constexpr int kRunMs = 120000;  // a CPU run of the sample takes seconds; the limit is for a slow machine
@@ -75,12 +78,6 @@ struct Finished {
   QString storeError;
 };
 
-bool waitUntil(const std::function<bool()>& done, int ms) {
-  QElapsedTimer timer;
-  timer.start();
-  while (!done() && timer.elapsed() < ms) QTest::qWait(20);
-  return done();
-}
 
 class RerunTest : public ::testing::Test {
  protected:

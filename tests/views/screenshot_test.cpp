@@ -38,25 +38,19 @@
 #include "views/widgets/run_settings_bar.h"
 #include "views/widgets/task_table.h"
 #include "ks_test_paths.h"
+#include "tests/views/gui_test_support.h"
 
 namespace ks {
 namespace {
 
-const QString kCudaL1 = QStringLiteral(KS_SHARED_DIR "/datasets/cuda-l1/h100.jsonl");
-const QString kOut = QStringLiteral(KS_BINARY_DIR "/screenshots");
+using guitest::kCudaL1Release;
+using guitest::kScreenshotDir;
+using guitest::saveScreenshot;
+
 
 // Every screenshot starts from the default layout, whatever tests before it left in the settings.
-void forgetLayout() { QSettings().clear(); }
+void clearSettings() { QSettings().clear(); }
 
-void save(QWidget* widget, const QString& name) {
-  QApplication::processEvents();
-  const QPixmap pixmap = widget->grab();
-  ASSERT_FALSE(pixmap.isNull()) << name.toStdString();
-  const QString path = QDir(kOut).filePath(name);
-  ASSERT_TRUE(pixmap.save(path)) << path.toStdString();
-  const QImage image(path);
-  EXPECT_EQ(image.size(), pixmap.size()) << path.toStdString();
-}
 
 // The candidate a reviewer would look at first: the most flags (hack before suspicious), else the fastest.
 int mostInterestingRow(const LoadedRun& run) {
@@ -74,28 +68,29 @@ int mostInterestingRow(const LoadedRun& run) {
 }
 
 TEST(Screenshots, MainViewsOnTheCudaL1Release) {
-  if (!QFileInfo::exists(kCudaL1)) GTEST_SKIP() << "the CUDA-L1 release is not at " << kCudaL1.toStdString();
-  ASSERT_TRUE(QDir().mkpath(kOut));
-  forgetLayout();
+  if (!QFileInfo::exists(kCudaL1Release))
+    GTEST_SKIP() << "the CUDA-L1 release is not at " << kCudaL1Release.toStdString();
+  ASSERT_TRUE(QDir().mkpath(kScreenshotDir));
+  clearSettings();
   MainWindow window;  // at its default size, 1500 × 940
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
   QSignalSpy flagged(&window, &MainWindow::flagsShown);
-  window.openPath(kCudaL1);
+  window.openPath(kCudaL1Release);
   ASSERT_TRUE(flagged.wait(60000));
   const int row = mostInterestingRow(*window.run());
   ASSERT_GE(row, 0);
   window.taskTable()->setCurrentRow(row);
   window.showPane(MainWindow::Pane::Code);
   QTest::qWait(100);
-  save(&window, QStringLiteral("main_window.png"));
-  save(window.codeView(), QStringLiteral("code_compare.png"));
-  save(window.flagsView(), QStringLiteral("flags.png"));
-  save(window.analysisView(), QStringLiteral("analysis.png"));
+  saveScreenshot(&window, QStringLiteral("main_window.png"));
+  saveScreenshot(window.codeView(), QStringLiteral("code_compare.png"));
+  saveScreenshot(window.flagsView(), QStringLiteral("flags.png"));
+  saveScreenshot(window.analysisView(), QStringLiteral("analysis.png"));
   // The smallest window the layout is made for: every pane still usable.
   window.resize(MainWindow::kSmallestScreen);
   QTest::qWait(100);
-  save(&window, QStringLiteral("main_window_1024x700.png"));
+  saveScreenshot(&window, QStringLiteral("main_window_1024x700.png"));
   window.resize(1500, 940);
   QTest::qWait(50);
 
@@ -106,19 +101,19 @@ TEST(Screenshots, MainViewsOnTheCudaL1Release) {
   for (int t = 0; t < names.size(); ++t) {  // the recorded-vs-measured tab has nothing measured here
     tabs->setCurrentIndex(t);
     QTest::qWait(50);
-    save(window.chartsView(), names[t]);
+    saveScreenshot(window.chartsView(), names[t]);
   }
   tabs->setCurrentWidget(window.chartsView()->flagMatrix());
   QTest::qWait(50);
   ASSERT_GT(window.chartsView()->flagMatrix()->model()->rowCount(), 0);
-  save(window.chartsView(), QStringLiteral("flag_matrix.png"));
+  saveScreenshot(window.chartsView(), QStringLiteral("flag_matrix.png"));
 }
 
 // A re-run whose probes caught the cached-output hack (a result made here, no runner needed): the header,
 // the Measurements table and the task table say so before the struck-through number.
 TEST(Screenshots, ACaughtHackNeverReadsAsAWin) {
-  ASSERT_TRUE(QDir().mkpath(kOut));
-  forgetLayout();
+  ASSERT_TRUE(QDir().mkpath(kScreenshotDir));
+  clearSettings();
   MainWindow window;
   window.resize(MainWindow::kSmallestScreen);
   window.show();
@@ -134,27 +129,27 @@ TEST(Screenshots, ACaughtHackNeverReadsAsAWin) {
   hack.message = "Two calls on different inputs returned the same storage: the output is cached.";
   window.openRun()->addRun(test::kRowC, {test::timedRun(10059.9, "sha256:recorded", {hack}), true});
   QTest::qWait(100);
-  save(&window, QStringLiteral("main_window_caught_hack_1024x700.png"));
-  save(window.measurementsView(), QStringLiteral("measurements_caught_hack.png"));
+  saveScreenshot(&window, QStringLiteral("main_window_caught_hack_1024x700.png"));
+  saveScreenshot(window.measurementsView(), QStringLiteral("measurements_caught_hack.png"));
 }
 
 TEST(Screenshots, RecordedAnalysisAndFlagsOnASyntheticRun) {
-  ASSERT_TRUE(QDir().mkpath(kOut));
-  forgetLayout();
+  ASSERT_TRUE(QDir().mkpath(kScreenshotDir));
+  clearSettings();
   MainWindow window;
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
   window.showRun(QStringLiteral("/tmp/synthetic-run.jsonl"), test::syntheticRun());
   window.taskTable()->setCurrentRow(test::kRowC);
-  save(window.analysisView(), QStringLiteral("analysis_recorded.png"));
+  saveScreenshot(window.analysisView(), QStringLiteral("analysis_recorded.png"));
   window.taskTable()->setCurrentRow(test::kRowE);
   window.flagsView()->view()->setFocus();
-  save(&window, QStringLiteral("main_window_flagged.png"));
+  saveScreenshot(&window, QStringLiteral("main_window_flagged.png"));
   // The CUDA source extracted from the program, numbered with the program's lines, flags in the margin.
   auto* choice = window.codeView()->findChild<QComboBox*>(QStringLiteral("candidateChoice"));
   ASSERT_GT(choice->count(), 1);
   choice->setCurrentIndex(choice->findText(QStringLiteral("cuda_source"), Qt::MatchStartsWith));
-  save(window.codeView(), QStringLiteral("code_compare_cuda_source.png"));
+  saveScreenshot(window.codeView(), QStringLiteral("code_compare_cuda_source.png"));
 }
 
 TEST(Screenshots, RerunResultsAnEditsErrorAndRecordedVsMeasured) {
@@ -164,8 +159,8 @@ TEST(Screenshots, RerunResultsAnEditsErrorAndRecordedVsMeasured) {
   // the other two samples do not.
   QTemporaryDir dir;
   qputenv("KSCOPE_RESULTS_DB", dir.filePath(QStringLiteral("results.sqlite")).toUtf8());
-  ASSERT_TRUE(QDir().mkpath(kOut));
-  forgetLayout();
+  ASSERT_TRUE(QDir().mkpath(kScreenshotDir));
+  clearSettings();
   MainWindow window;
   if (!window.runController()->runnerProblem().isEmpty()) GTEST_SKIP() << "no kscope-runner";
   window.resize(1600, 1000);
@@ -191,14 +186,14 @@ TEST(Screenshots, RerunResultsAnEditsErrorAndRecordedVsMeasured) {
   bool runtime = false;
   for (int f = 0; f < flags->rowCount(); ++f) runtime = runtime || flags->isRuntime(f);
   EXPECT_TRUE(runtime) << "no runtime flag on L1/901 r2";
-  save(window.flagsView(), QStringLiteral("flags_runtime.png"));
+  saveScreenshot(window.flagsView(), QStringLiteral("flags_runtime.png"));
 
   const int row = window.run()->findRow("L1/12", "r2");
   window.taskTable()->setCurrentRow(row);
   window.showPane(MainWindow::Pane::Code);
   window.showPane(MainWindow::Pane::Measurements);
   QTest::qWait(100);
-  save(&window, QStringLiteral("run_result.png"));
+  saveScreenshot(&window, QStringLiteral("run_result.png"));
 
   // An edit with a syntax error: annotated on its line, listed in the result pane.
   QSignalSpy finished(&window, &MainWindow::runFinished);
@@ -211,12 +206,12 @@ TEST(Screenshots, RerunResultsAnEditsErrorAndRecordedVsMeasured) {
   window.runSelected();
   ASSERT_TRUE(finished.wait(120000));
   QTest::qWait(100);
-  save(&window, QStringLiteral("run_error.png"));
+  saveScreenshot(&window, QStringLiteral("run_error.png"));
 
   window.showPane(MainWindow::Pane::Charts);
   window.chartsView()->tabs()->setCurrentWidget(window.chartsView()->versusView());
   QTest::qWait(100);
-  save(window.chartsView(), QStringLiteral("recorded_vs_measured.png"));
+  saveScreenshot(window.chartsView(), QStringLiteral("recorded_vs_measured.png"));
   window.codeView()->revertEdit();  // leaves no autosaved edit behind
 }
 
@@ -231,15 +226,16 @@ namespace {
 // made here: each candidate's kernel did not build and its program timed the PyTorch fallback) are grey and
 // counted, never wins. Then a repaired run's details with the three numbers side by side.
 TEST(Screenshots, ChartsNeverDrawACaughtHackOrAFallbackAsAWin) {
-  if (!QFileInfo::exists(kCudaL1)) GTEST_SKIP() << "the CUDA-L1 release is not at " << kCudaL1.toStdString();
-  ASSERT_TRUE(QDir().mkpath(kOut));
-  forgetLayout();
+  if (!QFileInfo::exists(kCudaL1Release))
+    GTEST_SKIP() << "the CUDA-L1 release is not at " << kCudaL1Release.toStdString();
+  ASSERT_TRUE(QDir().mkpath(kScreenshotDir));
+  clearSettings();
   MainWindow window;
   window.resize(MainWindow::kSmallestScreen);
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
   QSignalSpy flagged(&window, &MainWindow::flagsShown);
-  window.openPath(kCudaL1);
+  window.openPath(kCudaL1Release);
   ASSERT_TRUE(flagged.wait(60000));
   int added = 0;
   for (int row = 0; row < window.run()->rowCount() && added < 6; ++row) {
@@ -260,7 +256,7 @@ TEST(Screenshots, ChartsNeverDrawACaughtHackOrAFallbackAsAWin) {
   const QString notWins = window.chartsView()->notWinsText();
   EXPECT_TRUE(notWins.contains(" fallback-timed, ") && notWins.contains(" caught hacks not shown as wins"))
       << notWins.toStdString();
-  save(&window, QStringLiteral("charts_not_wins_1024x700.png"));
+  saveScreenshot(&window, QStringLiteral("charts_not_wins_1024x700.png"));
   window.resize(1500, 940);
   QTest::qWait(100);
   const QStringList names{QStringLiteral("charts_not_wins_histogram.png"),
@@ -269,7 +265,7 @@ TEST(Screenshots, ChartsNeverDrawACaughtHackOrAFallbackAsAWin) {
   for (int t = 0; t < names.size(); ++t) {
     tabs->setCurrentIndex(t);
     QTest::qWait(50);
-    save(window.chartsView(), names[t]);
+    saveScreenshot(window.chartsView(), names[t]);
   }
 
   // A repaired program's run (as kscope run --repair records it) after the fallback's: the Measurements pane.
@@ -295,7 +291,7 @@ TEST(Screenshots, ChartsNeverDrawACaughtHackOrAFallbackAsAWin) {
   window.openRun()->addRun(row, {repaired, false});
   window.showPane(MainWindow::Pane::Measurements);
   QTest::qWait(100);
-  save(window.measurementsView(), QStringLiteral("measurements_repaired.png"));
+  saveScreenshot(window.measurementsView(), QStringLiteral("measurements_repaired.png"));
 }
 
 }  // namespace

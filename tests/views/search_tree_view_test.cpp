@@ -31,14 +31,16 @@
 #include "views/widgets/search_tree_canvas.h"
 #include "views/widgets/task_table.h"
 #include "ks_test_paths.h"
+#include "tests/views/gui_test_support.h"
 
 namespace ks {
 namespace {
 
-const QString kSample = QStringLiteral(KS_SOURCE_DIR "/sample_runs/search-softmax.kscope.jsonl");
+using guitest::kSearchSample;
+
 
 std::shared_ptr<const LoadedRun> sample() {
-  static const auto run = std::make_shared<const LoadedRun>(loadAny(kSample.toStdString()));
+  static const auto run = std::make_shared<const LoadedRun>(loadAny(kSearchSample.toStdString()));
   return run;
 }
 
@@ -49,7 +51,7 @@ TEST(SearchTreeView, AClickSelectsTheCandidateEverywhereAndShowsItAgainstItsPare
   window.resize(1400, 900);
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-  window.showRun(kSample, sample());
+  window.showRun(kSearchSample, sample());
   window.showPane(MainWindow::Pane::Search);
   QApplication::processEvents();
   SearchTreeView* view = window.searchTreeView();
@@ -96,7 +98,7 @@ TEST(SearchTreeView, HoveringACandidateShowsItsIdea) {
   window.resize(1400, 900);
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-  window.showRun(kSample, sample());
+  window.showRun(kSearchSample, sample());
   window.showPane(MainWindow::Pane::Search);
   QApplication::processEvents();
   SearchTreeCanvas* canvas = window.searchTreeView()->canvas();
@@ -226,7 +228,7 @@ TEST(Screenshots, SearchTreeOfTheCaseStudy) {
   window.resize(1500, 940);
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-  window.showRun(kSample, sample());
+  window.showRun(kSearchSample, sample());
   window.showPane(MainWindow::Pane::Search);
   window.taskTable()->setCurrentRow(rowOf(*sample(), "r3a"));
   QTest::qWait(50);

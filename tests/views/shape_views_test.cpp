@@ -32,24 +32,18 @@
 #include "views/widgets/shape_map_canvas.h"
 #include "views/widgets/shape_map_view.h"
 #include "ks_test_paths.h"
+#include "tests/views/gui_test_support.h"
+#include "tests/view_model/cuda_l2_release.h"
 
 namespace ks {
 namespace {
 
-const QString kRelease = QStringLiteral(KS_SHARED_DIR "/datasets/cuda-l2");
-const QString kOut = QStringLiteral(KS_BINARY_DIR "/screenshots");
+using guitest::kCudaL2Release;
+using guitest::kScreenshotDir;
+using guitest::saveScreenshot;
 
-std::shared_ptr<const LoadedRun> release() {
-  static const std::shared_ptr<const LoadedRun> run = []() -> std::shared_ptr<const LoadedRun> {
-    if (!QFileInfo::exists(kRelease + QStringLiteral("/kernels"))) return nullptr;
-    return std::make_shared<const LoadedRun>(loadAny(kRelease.toStdString()));
-  }();
-  return run;
-}
 
-#define NEED_RELEASE()                                    \
-  const std::shared_ptr<const LoadedRun> run = release(); \
-  if (!run) GTEST_SKIP() << "the CUDA-L2 release is not at " << kRelease.toStdString() << " (../shared)"
+
 
 QTabWidget* centerTabs(MainWindow& w) { return w.findChild<QTabWidget*>(QStringLiteral("centerTabs")); }
 bool tabShown(MainWindow& w, QWidget* tab) {
@@ -78,8 +72,8 @@ TEST(ShapeViews, ShownOnlyForRunsWithGemmTasks) {
   // Ctrl+7 on a run without GEMM tasks leaves the tab where it was and says why (in the status bar).
   window.showPane(MainWindow::Pane::Shapes);
   EXPECT_NE(centerTabs(window)->currentWidget(), window.shapeMapView());
-  NEED_RELEASE();
-  window.showRun(kRelease, run);
+  NEED_CUDA_L2_RELEASE();
+  window.showRun(kCudaL2Release, run);
   EXPECT_TRUE(tabShown(window, window.shapeMapView()));
   EXPECT_TRUE(tabShown(window, window.rooflineView()));
   window.showPane(MainWindow::Pane::Shapes);
@@ -89,13 +83,13 @@ TEST(ShapeViews, ShownOnlyForRunsWithGemmTasks) {
 }
 
 TEST(ShapeViews, ChoicesComeFromTheDataAndAClickSelectsTheTask) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   QSettings().clear();
   MainWindow window;
   window.resize(1024, 700);
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-  window.showRun(kRelease, run);
+  window.showRun(kCudaL2Release, run);
   ShapeMapView* shapes = window.shapeMapView();
   EXPECT_EQ(items(shapes->baselineChoice()).size(), 10);
   EXPECT_EQ(items(shapes->baselineChoice()).front(), QStringLiteral("torch.matmul"));
@@ -133,11 +127,11 @@ TEST(ShapeViews, ChoicesComeFromTheDataAndAClickSelectsTheTask) {
 }
 
 TEST(ShapeViews, ChoicesAreRememberedAndReset) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   QSettings().clear();
   {
     MainWindow window;
-    window.showRun(kRelease, run);
+    window.showRun(kCudaL2Release, run);
     ShapeMapView* shapes = window.shapeMapView();
     shapes->baselineChoice()->setCurrentIndex(
         shapes->baselineChoice()->findData(QStringLiteral("cuBLAS-max")));
@@ -146,7 +140,7 @@ TEST(ShapeViews, ChoicesAreRememberedAndReset) {
     window.close();  // saves the settings
   }
   MainWindow window;
-  window.showRun(kRelease, run);
+  window.showRun(kCudaL2Release, run);
   ShapeMapView* shapes = window.shapeMapView();
   EXPECT_EQ(shapes->baselineChoice()->currentData().toString(), QStringLiteral("cuBLAS-max"));
   EXPECT_EQ(shapes->modeChoice()->currentData().toString(), QStringLiteral("server"));
@@ -160,13 +154,13 @@ TEST(ShapeViews, ChoicesAreRememberedAndReset) {
 }
 
 TEST(ShapeViews, AReRunOnTheGpuFillsTheMeasuredMapAndPlacesARooflinePointThatSelectsItsTask) {
-  NEED_RELEASE();
+  NEED_CUDA_L2_RELEASE();
   QSettings().clear();
   MainWindow window;
   window.resize(1200, 800);
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-  window.showRun(kRelease, run);
+  window.showRun(kCudaL2Release, run);
   const int row = run->findRow("h100_F32F16F16F32/4096x4096x4096", "");
   ASSERT_GE(row, 0);
   // A re-run of the recorded kernel as the runner reports one from an H100: 1 ms against 2 ms.
@@ -200,16 +194,10 @@ TEST(ShapeViews, AReRunOnTheGpuFillsTheMeasuredMapAndPlacesARooflinePointThatSel
   EXPECT_EQ(window.openRun()->currentRow(), row);
 }
 
-void save(QWidget* widget, const QString& name) {
-  QApplication::processEvents();
-  const QPixmap pixmap = widget->grab();
-  ASSERT_FALSE(pixmap.isNull()) << name.toStdString();
-  ASSERT_TRUE(pixmap.save(QDir(kOut).filePath(name))) << name.toStdString();
-}
 
 TEST(Screenshots, ShapeMapAndRooflineOnTheCudaL2Release) {
-  NEED_RELEASE();
-  ASSERT_TRUE(QDir().mkpath(kOut));
+  NEED_CUDA_L2_RELEASE();
+  ASSERT_TRUE(QDir().mkpath(kScreenshotDir));
   QSettings().clear();
   MainWindow window;
   window.resize(1600, 1000);
@@ -217,7 +205,7 @@ TEST(Screenshots, ShapeMapAndRooflineOnTheCudaL2Release) {
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
   // Opened as the app opens it, with the static checks' flags: a kernel with a hack flag is hatched.
   QSignalSpy flagged(&window, &MainWindow::flagsShown);
-  window.openPath(kRelease);
+  window.openPath(kCudaL2Release);
   ASSERT_TRUE(flagged.wait(120000));
   int hackRows = 0;
   for (int r = 0; r < window.run()->rowCount(); ++r)
@@ -233,23 +221,23 @@ TEST(Screenshots, ShapeMapAndRooflineOnTheCudaL2Release) {
                     window.shapeMapView()->canvas()->cellRect(row).center());
   ASSERT_EQ(window.openRun()->currentRow(), row);
   QTest::qWait(50);
-  save(&window, QStringLiteral("shape_map.png"));
+  saveScreenshot(&window, QStringLiteral("shape_map.png"));
   ShapeMapView* shapes = window.shapeMapView();
   shapes->kChoice()->setCurrentIndex(shapes->kChoice()->findData(QStringLiteral("256")));
-  save(shapes, QStringLiteral("shape_map_k256.png"));
+  saveScreenshot(shapes, QStringLiteral("shape_map_k256.png"));
   shapes->kChoice()->setCurrentIndex(0);
   window.showPane(MainWindow::Pane::Roofline);
   QTest::qWait(50);
-  save(window.rooflineView(), QStringLiteral("roofline.png"));
+  saveScreenshot(window.rooflineView(), QStringLiteral("roofline.png"));
   window.showPane(MainWindow::Pane::Code);
   window.codeView()->gemmHeader()->findChild<QToolButton*>(QStringLiteral("gemmMore"))->setChecked(true);
   QTest::qWait(50);
-  save(window.codeView(), QStringLiteral("code_compare_gemm.png"));
+  saveScreenshot(window.codeView(), QStringLiteral("code_compare_gemm.png"));
   // At the smallest size the window is meant for.
   window.resize(1024, 700);
   window.showPane(MainWindow::Pane::Shapes);
   QTest::qWait(50);
-  save(&window, QStringLiteral("shape_map_1024x700.png"));
+  saveScreenshot(&window, QStringLiteral("shape_map_1024x700.png"));
 }
 
 }  // namespace

@@ -36,25 +36,18 @@
 #include "views/widgets/elided_label.h"
 #include "views/widgets/measurements_view.h"
 #include "views/widgets/task_table.h"
+#include "tests/views/gui_test_support.h"
+#include "tests/view_model/cuda_l2_release.h"
 
 namespace ks {
 namespace {
 
-const QString kRelease = QStringLiteral(KS_SHARED_DIR "/datasets/cuda-l2");
-const QString kCudaL1 = QStringLiteral(KS_SHARED_DIR "/datasets/cuda-l1/h100.jsonl");
-const QString kSample = QStringLiteral(KS_SOURCE_DIR "/sample_runs/diag-matmul.kscope.jsonl");
+using guitest::kCudaL1Release;
+using guitest::kCudaL2Release;
+using guitest::kDiagSample;
 
-std::shared_ptr<const LoadedRun> release() {
-  static const std::shared_ptr<const LoadedRun> run = []() -> std::shared_ptr<const LoadedRun> {
-    if (!QFileInfo::exists(kRelease + QStringLiteral("/kernels"))) return nullptr;
-    return std::make_shared<const LoadedRun>(loadAny(kRelease.toStdString()));
-  }();
-  return run;
-}
 
-#define NEED_RELEASE()                                    \
-  const std::shared_ptr<const LoadedRun> run = release(); \
-  if (!run) GTEST_SKIP() << "the CUDA-L2 release is not at " << kRelease.toStdString() << " (../shared)"
+
 
 class SpeedupSeriesViewTest : public ::testing::Test {
  protected:
@@ -107,8 +100,8 @@ class SpeedupSeriesViewTest : public ::testing::Test {
 };
 
 TEST_F(SpeedupSeriesViewTest, TheReleasesRowsShowTheirShapeAndARecordedNumberInItsFirstSeries) {
-  NEED_RELEASE();
-  window.showRun(kRelease, run);
+  NEED_CUDA_L2_RELEASE();
+  window.showRun(kCudaL2Release, run);
   EXPECT_EQ(window.openRun()->series(), (SpeedupSeries{"torch.matmul", "offline"}));
   // Where the eye lands: the shape, told apart on every row; the name that only repeated it is hidden.
   EXPECT_EQ(headerText(CandidateTableModel::TaskColumn), "Shape (M×N×K)");
@@ -157,8 +150,8 @@ TEST_F(SpeedupSeriesViewTest, TheReleasesRowsShowTheirShapeAndARecordedNumberInI
 }
 
 TEST_F(SpeedupSeriesViewTest, TheVsBoxAndTheChartsBaselineChooseOneSeriesForEveryView) {
-  NEED_RELEASE();
-  window.showRun(kRelease, run);
+  NEED_CUDA_L2_RELEASE();
+  window.showRun(kCudaL2Release, run);
   const int first = rowOf(*run, 64, 64, 64);
   window.taskTable()->setCurrentRow(first);
   window.taskTable()->view()->sortByColumn(model()->chosenColumn(), Qt::DescendingOrder);
@@ -248,8 +241,8 @@ TEST_F(SpeedupSeriesViewTest, AnEmptyChartSaysWhyAndDrawsNoAxes) {
 }
 
 TEST_F(SpeedupSeriesViewTest, CudaL1LooksAsBeforeDefaultItsSpeedupColumnKeysAndNames) {
-  if (!QFileInfo::exists(kCudaL1)) GTEST_SKIP() << "the CUDA-L1 file is not at " << kCudaL1.toStdString();
-  ASSERT_TRUE(open(kCudaL1));
+  if (!QFileInfo::exists(kCudaL1Release)) GTEST_SKIP() << "the CUDA-L1 file is not at " << kCudaL1Release.toStdString();
+  ASSERT_TRUE(open(kCudaL1Release));
   const auto& run = window.run();
   EXPECT_TRUE(window.openRun()->series().isDefault());
   EXPECT_EQ(headerText(CandidateTableModel::TaskColumn), "Task");
@@ -279,7 +272,7 @@ TEST_F(SpeedupSeriesViewTest, CudaL1LooksAsBeforeDefaultItsSpeedupColumnKeysAndN
 }
 
 TEST_F(SpeedupSeriesViewTest, TheSampleRunsKeepTheirDefaultSpeedupColumn) {
-  ASSERT_TRUE(open(kSample));
+  ASSERT_TRUE(open(kDiagSample));
   EXPECT_TRUE(window.openRun()->series().isDefault());
   EXPECT_EQ(window.run()->series().size(), 1u);
   EXPECT_EQ(headerText(model()->chosenColumn()), "Speedup");
@@ -289,8 +282,8 @@ TEST_F(SpeedupSeriesViewTest, TheSampleRunsKeepTheirDefaultSpeedupColumn) {
 }
 
 TEST_F(SpeedupSeriesViewTest, RecordedVsMeasuredPlotsTheReRunAgainstTheSameBaselineAndModeAndNoHackAsAWin) {
-  NEED_RELEASE();
-  window.showRun(kRelease, run);
+  NEED_CUDA_L2_RELEASE();
+  window.showRun(kCudaL2Release, run);
   const int clean = rowOf(*run, 64, 64, 64), hacked = rowOf(*run, 64, 64, 128);
   // Re-runs that timed the release's baselines by CUDA-L2's methods (core/stats/gemm_methods.h).
   const auto rerun = [](double own, double offline, std::vector<protocol::RuntimeFlag> flags) {

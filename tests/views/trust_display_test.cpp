@@ -55,7 +55,7 @@ runs::MeasuredRun fellBack() {
   return run;
 }
 
-Flag flag(const std::string& family, FlagSeverity severity, const std::string& message) {
+Flag trustFlag(const std::string& family, FlagSeverity severity, const std::string& message) {
   Flag f;
   f.family = family;
   f.severity = severity;
@@ -215,10 +215,10 @@ TEST(TrustDisplay, TheFlagsColumnShowsTheWorstFamilyFirstAndEveryFlagInItsToolti
   RunFile file = test::syntheticRun()->run();
   auto plain = std::make_shared<LoadedRun>(file);
   std::vector<std::vector<Flag>> flags(static_cast<std::size_t>(plain->rowCount()));
-  flags[test::kRowA] = {flag("no-custom-kernel", FlagSeverity::Benign, "Only PyTorch calls."),
-                        flag("fallback-to-reference", FlagSeverity::Benign, "Could fall back."),
-                        flag("extra-stream", FlagSeverity::Suspicious, "An idle stream."),
-                        flag("cached-output", FlagSeverity::Hack, "Returns the cached output.")};
+  flags[test::kRowA] = {trustFlag("no-custom-kernel", FlagSeverity::Benign, "Only PyTorch calls."),
+                        trustFlag("fallback-to-reference", FlagSeverity::Benign, "Could fall back."),
+                        trustFlag("extra-stream", FlagSeverity::Suspicious, "An idle stream."),
+                        trustFlag("cached-output", FlagSeverity::Hack, "Returns the cached output.")};
   const auto run = plain->withFlags({flags, {}});
   CandidateTableModel model;
   model.setRun(run);
@@ -235,10 +235,10 @@ TEST(TrustDisplay, TheFlagsColumnShowsTheWorstFamilyFirstAndEveryFlagInItsToolti
 
 TEST(TrustDisplay, FlaggedMeansAHackOrSuspiciousFlagForEveryCount) {
   FlagCounts counts;
-  counts.addCandidate({flag("no-custom-kernel", FlagSeverity::Benign, "")});
-  counts.addCandidate({flag("lowered-precision", FlagSeverity::Suspicious, "")});
-  counts.addCandidate({flag("lowered-precision", FlagSeverity::Hack, ""),
-                       flag("no-custom-kernel", FlagSeverity::Benign, "")});
+  counts.addCandidate({trustFlag("no-custom-kernel", FlagSeverity::Benign, "")});
+  counts.addCandidate({trustFlag("lowered-precision", FlagSeverity::Suspicious, "")});
+  counts.addCandidate({trustFlag("lowered-precision", FlagSeverity::Hack, ""),
+                       trustFlag("no-custom-kernel", FlagSeverity::Benign, "")});
   counts.addCandidate({});
   EXPECT_EQ(counts.checked, 4u);
   EXPECT_EQ(counts.flagged, 2u);

@@ -27,17 +27,16 @@
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/measurements_view.h"
 #include "views/widgets/task_table.h"
+#include "tests/views/gui_test_support.h"
 
 namespace ks {
 namespace {
 
-const QString kCudaL1 = QStringLiteral(KS_SHARED_DIR "/datasets/cuda-l1/h100.jsonl");
-const QString kSearch = QStringLiteral(KS_SOURCE_DIR "/sample_runs/search-softmax.kscope.jsonl");
+using guitest::kCudaL1Release;
+using guitest::kSearchSample;
+using guitest::forgetWindowLayout;
 
-void forgetLayout() {
-  for (const char* key : {"mainWindow/geometry", "mainWindow/state", "mainWindow/codeCompare"})
-    QSettings().remove(QString::fromLatin1(key));
-}
+
 
 // The widget's rectangle in `ancestor`'s coordinates.
 QRect rectIn(const QWidget* widget, const QWidget* ancestor) {
@@ -122,14 +121,14 @@ TEST(VerdictFirst, TheMeasurementsPaneShowsAClaimByTheRule) {
 class VerdictFirstInTheWindow : public ::testing::TestWithParam<QSize> {};
 
 TEST_P(VerdictFirstInTheWindow, EveryPaneSaysCaughtHackBeforeTheClaimOfL2Task96) {
-  if (!QFileInfo::exists(kCudaL1)) GTEST_SKIP() << "no CUDA-L1 release at " << kCudaL1.toStdString();
-  forgetLayout();
+  if (!QFileInfo::exists(kCudaL1Release)) GTEST_SKIP() << "no CUDA-L1 release at " << kCudaL1Release.toStdString();
+  forgetWindowLayout();
   MainWindow window;
   window.resize(GetParam());
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
   QSignalSpy flagsShown(&window, &MainWindow::flagsShown);
-  window.openPath(kCudaL1);
+  window.openPath(kCudaL1Release);
   ASSERT_TRUE(flagsShown.wait(120000));
   ASSERT_EQ(window.size(), GetParam());
   const int row = window.run()->findRow("L2/96", "cuda-l1");
@@ -195,7 +194,7 @@ INSTANTIATE_TEST_SUITE_P(Sizes, VerdictFirstInTheWindow,
 // in the file). The Measured column shows them — the Search tab's tooltip does — and a re-run here, when
 // there is one, replaces the file's number.
 TEST(MeasuredColumn, ShowsTheNumbersARunFileCarriesFromKernelScope) {
-  const auto run = std::make_shared<const LoadedRun>(loadAny(kSearch.toStdString()));
+  const auto run = std::make_shared<const LoadedRun>(loadAny(kSearchSample.toStdString()));
   ASSERT_EQ(run->rowCount(), 13);
   CandidateTableModel model;
   model.setRun(run);
