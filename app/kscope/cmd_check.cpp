@@ -16,6 +16,7 @@
 #include "app/kscope/candidate_repair.h"
 #include "app/kscope/check_compile.h"
 #include "app/kscope/command.h"
+#include "app/kscope/terminal_output.h"
 #include "app/kscope/input_loading.h"
 #include "app/kscope/text_table.h"
 #include "core/flags/corpus_score.h"
@@ -125,9 +126,9 @@ std::unique_ptr<RuntimeChecker> runtimeChecker(const CheckOptions& options, std:
 
 void announce(const std::string& what, std::size_t done, std::size_t total) {
   static const bool tty = isatty(STDERR_FILENO);
-  std::cerr << (tty ? "\r\033[K" : "") << "kscope check: running " << what << " (" << done << " of " << total
-            << ")" << (tty ? "" : "\n");
-  if (tty && done == total) std::cerr << "\r\033[K";
+  if (tty) terminalControl(std::cerr, kClearLine);
+  std::cerr << "kscope check: running " << what << " (" << done << " of " << total << ")" << (tty ? "" : "\n");
+  if (tty && done == total) terminalControl(std::cerr, kClearLine);
 }
 
 Json runtimeJson(const RuntimeCheck& r) {

@@ -19,6 +19,7 @@
 #include "app/kscope/check_compile.h"
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
+#include "app/kscope/terminal_output.h"
 #include "core/hash/sha256.h"
 #include "core/model/task_lookup.h"
 #include "core/nvcc/gpu_arch.h"
@@ -453,14 +454,18 @@ int runOne(const RunOptions& o) {
   supervisor::RequestOutcome outcome =
       client->request(std::get<protocol::Request>(std::move(request)), [&](const protocol::Event& event) {
         phaseTimes.observe(event);
+        if (tty && (std::holds_alternative<protocol::PhaseEvent>(event) ||
+                    std::holds_alternative<protocol::ProgressEvent>(event) ||
+                    std::holds_alternative<protocol::BuildEvent>(event)))
+          terminalControl(std::cerr, kClearLine);
         if (auto* p = std::get_if<protocol::PhaseEvent>(&event))
-          std::cerr << (tty ? "\r\033[K" : "") << "  " << protocol::phaseName(p->phase) << (tty ? "" : "\n");
+          std::cerr << "  " << protocol::phaseName(p->phase) << (tty ? "" : "\n");
         else if (auto* g = std::get_if<protocol::ProgressEvent>(&event); g && tty)
-          std::cerr << "\r\033[K  " << protocol::phaseName(g->phase) << " " << g->done << "/" << g->total;
+          std::cerr << "  " << protocol::phaseName(g->phase) << " " << g->done << "/" << g->total;
         else if (auto* b = std::get_if<protocol::BuildEvent>(&event))
-          std::cerr << (tty ? "\r\033[K" : "") << "  " << runs::buildEventNote(*b) << "\n";
+          std::cerr << "  " << runs::buildEventNote(*b) << "\n";
       });
-  if (tty) std::cerr << "\r\033[K";
+  if (tty) terminalControl(std::cerr, kClearLine);
 
   const Json endEvent = supervisor::endEventJson(outcome);
   int code = kExitError;

@@ -265,6 +265,32 @@ TEST_F(KscopeRunCli, ARuntimeErrorNamesItsKindAndLineAndExitsTwo) {
       << text.out;
 }
 
+// A candidate's text reaches the terminal with its control characters written out: an error message with
+// OSC 52 (writes the clipboard), a title change, an 8-bit CSI, a right-to-left override and a carriage
+// return prints them as \x1b, \x07, \u009b, \u202e and \x0d, on stdout and stderr alike.
+TEST_F(KscopeRunCli, ACandidatesControlCharactersReachTheTerminalEscaped) {
+  REQUIRE_RUNNER();
+  const std::string candidate = program(
+      "ModelNew",
+      "self.fail(x)\n\n    def fail(self, x):\n"
+      "        import sys\n"
+      "        text = ('launch failed' + chr(27) + ']52;c;SGVsbG8=' + chr(7) + chr(27) + ']0;pwned' + chr(7) +\n"
+      "                chr(0x9b) + '31m' + chr(0x202e) + 'exe.txt' + chr(13) + 'ok')\n"
+      "        sys.stderr.write(text + '\\n')\n"
+      "        raise RuntimeError(text)");
+  const fs::path run =
+      writeRun("esc.kscope.jsonl", {{1, 6, program("Model", "torch.relu(x)"), {{"c1", candidate}}}});
+  const Result r = kscopeHere("run " + quoted(run) + " --device cpu --trials 3 --no-store");
+  EXPECT_EQ(r.exitCode, 2) << r.err << r.out;
+  for (const std::string* stream : {&r.out, &r.err}) {
+    for (const char* raw : {"\x1b", "\x07", "\r", "\xc2\x9b", "\xe2\x80\xae"})
+      EXPECT_EQ(stream->find(raw), std::string::npos) << "raw control character in:\n" << *stream;
+  }
+  const std::string escaped =
+      "launch failed\\x1b]52;c;SGVsbG8=\\x07\\x1b]0;pwned\\x07\\u009b31m\\u202eexe.txt\\x0dok";
+  EXPECT_NE(r.out.find(escaped), std::string::npos) << r.out;
+}
+
 TEST_F(KscopeRunCli, UnknownCandidateListsTheIdsAndExitsTwo) {
   // Decided before any runner starts, so no REQUIRE_RUNNER.
   const Result r =
