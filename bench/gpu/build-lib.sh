@@ -8,6 +8,8 @@
 #                                          `timeout SECONDS`, stdout and stderr to LOGFILE; returns the exit
 #                                          status (124 on timeout); calls gpu_prefix_paths first if the caller
 #                                          has not
+#   GPU_CMAKE_ARGS                         more cmake arguments for the configure step, split at spaces
+#                                          (e.g. -DKSCOPE_UNITY_BUILD=OFF for one translation unit a file)
 
 gpu_build_dir=/tmp/kscope-engine-check
 gpu_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -27,11 +29,12 @@ gpu_build() {
   (
     cd "$gpu_root" &&
     timeout "$seconds" bash -c '
-      build=$1 prefix=$2 root=$3
-      shift 3
+      build=$1 prefix=$2 root=$3 extra=$4
+      shift 4
+      # shellcheck disable=SC2086  # GPU_CMAKE_ARGS is a list of arguments
       cmake -S . -B "$build" -G Ninja -DKSCOPE_GUI=OFF -DCMAKE_PREFIX_PATH="$prefix" \
-            -DPython3_EXECUTABLE="$(which python3)" -DGTEST_SOURCE_DIR="$root/.deps/src/googletest" &&
+            -DPython3_EXECUTABLE="$(which python3)" -DGTEST_SOURCE_DIR="$root/.deps/src/googletest" $extra &&
       cmake --build "$build" -j"$(nproc)" --target "$@"
-    ' gpu_build "$gpu_build_dir" "$TP;$PB;$gpu_root/.deps" "$gpu_root" "$@"
+    ' gpu_build "$gpu_build_dir" "$TP;$PB;$gpu_root/.deps" "$gpu_root" "${GPU_CMAKE_ARGS:-}" "$@"
   ) > "$logfile" 2>&1
 }
