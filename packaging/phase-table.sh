@@ -48,11 +48,24 @@ phase_table() {
   local junit=${1:-}
   if [ -n "$junit" ] && [ -f "$junit" ] && command -v python3 >/dev/null; then
     python3 - "$junit" <<'PY'
-import sys, xml.etree.ElementTree as ET
+import json, os, subprocess, sys, xml.etree.ElementTree as ET
+# Each test's first label: from the JUnit file where ctest writes it (CMake >= 3.26), else from
+# `ctest --show-only=json-v1` of the build folder the file lies in (Debian 12's CMake 3.25 writes none).
+listed = {}
+try:
+    shown = subprocess.run(["ctest", "--test-dir", os.path.dirname(os.path.abspath(sys.argv[1])),
+                            "--show-only=json-v1"], capture_output=True, text=True, timeout=120).stdout
+    for test in json.loads(shown).get("tests", []):
+        for prop in test.get("properties", []):
+            if prop.get("name") == "LABELS" and prop.get("value"):
+                listed[test.get("name")] = prop["value"][0]
+except (OSError, ValueError, subprocess.SubprocessError):
+    pass
 cases = []
 for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
     labels = [p.get("value") for p in case.iter("property") if p.get("name") == "cmake_labels"]
-    cases.append((float(case.get("time") or 0), case.get("name"), (labels[0] if labels else "").split(";")[0]))
+    label = (labels[0] if labels else "").split(";")[0] or listed.get(case.get("name"), "")
+    cases.append((float(case.get("time") or 0), case.get("name"), label))
 by_label = {}
 for seconds, _, label in cases:
     count, summed = by_label.get(label, (0, 0.0))
