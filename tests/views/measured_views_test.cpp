@@ -191,6 +191,27 @@ TEST(RunResult, TheIntervalAndAHostBoundModelAreSaid) {
   EXPECT_EQ(speedupWithSpread(run), formatSpeedup(2.0) + QStringLiteral(" [1.900–2.100×]"));
 }
 
+// An error text a candidate wrote shows its control and bidirectional characters written out, as the CLI
+// does: a right-to-left override cannot reorder the message, an escape sequence is text.
+TEST(RunResult, ACandidatesControlCharactersAreShownWrittenOut) {
+  runs::MeasuredRun run;
+  run.row.outcome = "error";
+  run.row.errorKind = "runtime";
+  run.error = protocol::ErrorInfo{.kind = protocol::ErrorKind::Runtime,
+                                  .message = "failed\x1b]0;title\x07 at \xe2\x80\xae" "txt.exe",
+                                  .program = "candidate",
+                                  .line = 3};
+  run.error->stderrTail = "\x1b[2Jcleared";
+  RunResultView view;
+  view.showRun(&run, true);
+  const QString text = view.plainText();
+  EXPECT_TRUE(text.contains(QStringLiteral("failed\\x1b]0;title\\x07 at \\u202etxt.exe")))
+      << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("\\x1b[2Jcleared"))) << text.toStdString();
+  EXPECT_FALSE(text.contains(QChar(0x1b))) << text.toStdString();
+  EXPECT_FALSE(text.contains(QChar(0x202e))) << text.toStdString();
+}
+
 TEST(RunResult, TheCpuTheTimingWasPinnedToIsSaid) {
   runs::MeasuredRun run = test::timedRun(2.0);
   RunResultView view;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/model/control_characters.h"
 #include "core/runs/failed_build.h"
 #include "core/runs/fallback_note.h"
 #include "views/model/code_problems.h"
@@ -20,7 +21,11 @@
 namespace ks {
 namespace {
 
-QString html(const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); }
+// What the runner reported (a candidate's messages, stderr and traceback among it) as HTML, with control
+// and bidirectional characters written out (core/model/control_characters.h), as the CLI shows them.
+QString html(const std::string& text) {
+  return QString::fromStdString(escapeControlCharacters(text)).toHtmlEscaped();
+}
 
 QString number(double v, int digits = 3) {
   return std::isfinite(v) ? QString::number(v, 'g', digits) : QStringLiteral("—");
