@@ -31,10 +31,14 @@ std::int32_t decode(const unsigned char* p, int length) {
   return cp;
 }
 
-bool bidiControl(std::int32_t cp) { return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069); }
+bool bidiControl(std::int32_t cp) {
+  for (const BidiControl& c : kBidiControls)
+    if (static_cast<std::int32_t>(c.codePoint) == cp) return true;
+  return false;
+}
 
 void appendEscape(std::string& out, const char* format, unsigned value) {
-  char buf[8];
+  char buf[16];
   std::snprintf(buf, sizeof buf, format, value);
   out += buf;
 }

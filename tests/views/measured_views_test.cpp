@@ -11,6 +11,7 @@
 #include <QLineSeries>
 #include <QTest>
 
+#include "core/model/control_characters.h"
 #include "tests/view_model/synthetic_run.h"
 #include "views/charts/charts_view.h"
 #include "views/model/code_problems.h"
@@ -210,6 +211,19 @@ TEST(RunResult, ACandidatesControlCharactersAreShownWrittenOut) {
   EXPECT_TRUE(text.contains(QStringLiteral("\\x1b[2Jcleared"))) << text.toStdString();
   EXPECT_FALSE(text.contains(QChar(0x1b))) << text.toStdString();
   EXPECT_FALSE(text.contains(QChar(0x202e))) << text.toStdString();
+}
+
+// A program's bidirectional overrides and isolates show in the code as named marks, not as nothing.
+TEST(CodeEditorText, BidiControlsInAProgramShowAsNamedMarks) {
+  CodeEditor editor;
+  editor.showText(QString::fromUtf8("access = \"user\xe2\x80\xae \xe2\x81\xa6// admin\xe2\x81\xa9\"\n"),
+                  CodeEditor::Language::Python);
+  for (const BidiControl& c : kBidiControls) {
+    char shown[16] = {};
+    const long length = editor.SendScintilla(QsciScintillaBase::SCI_GETREPRESENTATION, c.utf8, shown);
+    EXPECT_EQ(std::string(shown, static_cast<std::size_t>(std::max(0L, length))), c.name) << c.name;
+  }
+  EXPECT_EQ(editor.text().count(QChar(0x202e)), 1);  // the text itself is unchanged
 }
 
 TEST(RunResult, TheCpuTheTimingWasPinnedToIsSaid) {

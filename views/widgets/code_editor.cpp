@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <map>
 
+#include "core/model/control_characters.h"
+
 namespace ks {
 namespace {
 
@@ -41,6 +43,10 @@ CodeEditor::CodeEditor(QWidget* parent)
   m_cpp->setFoldComments(true);
 
   setUtf8(true);
+  // Bidirectional overrides and isolates take no space and, where a viewer applies them, reorder what a
+  // line reads ("Trojan Source"): each shows as a mark with its name (RLO, LRI, ...), as control
+  // characters already do, so a program cannot hide one in its code.
+  for (const BidiControl& c : kBidiControls) SendScintilla(SCI_SETREPRESENTATION, c.utf8, c.name);
   setReadOnly(true);
   setFont(font);
   setMarginsFont(font);
