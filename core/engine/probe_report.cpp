@@ -1,6 +1,5 @@
 #include "core/engine/probe_report.h"
 
-
 #include "core/engine/probe_verdicts.h"
 #include "core/json/json_fields.h"
 

@@ -1,11 +1,12 @@
 #include "core/engine/probe_verdicts.h"
-#include "core/json/json_fields.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+
+#include "core/json/json_fields.h"
 
 namespace ks::engine {
 namespace {

@@ -1,5 +1,4 @@
 #include "views/widgets/search_tree_canvas.h"
-#include "views/widgets/rgb_qcolor.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -9,6 +8,8 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+
+#include "views/widgets/rgb_qcolor.h"
 
 namespace ks {
 namespace {

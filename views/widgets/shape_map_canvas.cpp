@@ -1,5 +1,4 @@
 #include "views/widgets/shape_map_canvas.h"
-#include "views/widgets/rgb_qcolor.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -7,6 +6,8 @@
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
+
+#include "views/widgets/rgb_qcolor.h"
 
 namespace ks {
 namespace {
