@@ -45,11 +45,11 @@
 #include "app/kernelscope/main_window.h"
 #include "app/kernelscope/run_loader.h"
 #include "core/formats/huge_pages.h"
-#include "views/model/flag_matrix.h"
-#include "views/model/loaded_run.h"
-#include "views/model/open_run.h"
-#include "views/models/candidate_filter_proxy.h"
-#include "views/models/candidate_table_model.h"
+#include "views/logic/flag_matrix.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/open_run.h"
+#include "views/item_models/candidate_filter_proxy.h"
+#include "views/item_models/candidate_table_model.h"
 #include "views/widgets/search_tree_canvas.h"
 #include "views/widgets/search_tree_view.h"
 #include "views/widgets/task_table.h"
@@ -77,7 +77,7 @@ double memoryMiB(const char* key) {
   return 0;
 }
 
-// The "kscope.timing" stages logged while the capture is on (views/model/stage_timer.h), in order.
+// The "kscope.timing" stages logged while the capture is on (views/logic/stage_timer.h), in order.
 struct Stage {
   QString name;
   double ms = 0;

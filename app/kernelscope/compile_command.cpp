@@ -8,9 +8,9 @@
 
 #include "core/nvcc/gpu_arch.h"
 #include "core/runs/program_compile.h"
-#include "views/model/code_problems.h"
-#include "views/model/loaded_run.h"
-#include "views/model/open_run.h"
+#include "views/logic/code_problems.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/open_run.h"
 #include "views/widgets/code_compare_view.h"
 
 namespace ks {

@@ -2,9 +2,9 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "views/model/loaded_run.h"
-#include "views/model/measured_history.h"
-#include "views/model/read_history.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/measured_history.h"
+#include "views/logic/read_history.h"
 
 namespace ks {
 

@@ -6,8 +6,8 @@
 
 #include "core/nvcc/gpu_arch.h"
 #include "core/repair/program_repair.h"
-#include "views/model/loaded_run.h"
-#include "views/model/open_run.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/open_run.h"
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/repair_dialog.h"
 

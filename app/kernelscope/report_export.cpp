@@ -8,10 +8,10 @@
 #include <QSaveFile>
 
 #include "core/version/version.h"
-#include "views/model/loaded_run.h"
-#include "views/model/open_run.h"
-#include "views/model/report_content.h"
-#include "views/model/report_html.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/open_run.h"
+#include "views/report/report_content.h"
+#include "views/report/report_html.h"
 #include "views/report/report_pdf.h"
 
 namespace ks {

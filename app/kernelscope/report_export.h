@@ -1,6 +1,6 @@
 #pragma once
 // File ▸ Export Report… and Export Current Candidate…: the open run as `kscope report` writes it,
-// HTML or PDF by the chosen file's suffix, from the same content model (views/model/report_content.h) with
+// HTML or PDF by the chosen file's suffix, from the same content model (views/report/report_content.h) with
 // the open run's flags and re-runs.
 #include <QString>
 

@@ -11,8 +11,8 @@
 #include "core/runs/program_compile.h"
 #include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/runner_location.h"
-#include "views/model/loaded_run.h"
-#include "views/model/phase_estimate.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/phase_estimate.h"
 
 namespace ks {
 
@@ -26,7 +26,7 @@ struct RunController::Lane {
   std::unique_ptr<RunJob> inFlight;
   QElapsedTimer jobClock;
   QString phase;  // of the job in flight: "correctness 1/5 · 3 min so far · about 12 min left"
-  // The phase in progress and its steps, for the estimate (views/model/phase_estimate.h): when it (re)started
+  // The phase in progress and its steps, for the estimate (views/logic/phase_estimate.h): when it (re)started
   // and how many of its steps were done then; a build that interrupts it restarts the clock.
   QString phaseName;
   QElapsedTimer phaseClock;

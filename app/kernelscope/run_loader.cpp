@@ -10,8 +10,8 @@
 #include <optional>
 
 #include "core/formats/load.h"
-#include "views/model/loaded_run.h"
-#include "views/model/stage_timer.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/stage_timer.h"
 
 namespace ks {
 namespace {

@@ -11,7 +11,7 @@
 #include "app/kernelscope/compile_command.h"
 #include "app/kernelscope/run_controller.h"
 #include "app/kernelscope/run_loader.h"
-#include "views/model/counted.h"
+#include "views/logic/counted.h"
 #include "views/widgets/elided_label.h"
 
 namespace ks {

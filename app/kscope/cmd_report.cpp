@@ -1,5 +1,5 @@
 // kscope report FILE [--task L/T ...] [--candidate ID] --out report.html|report.pdf: a case study people can
-// open anywhere. The page is written from the report's content model (views/model/report_content.h,
+// open anywhere. The page is written from the report's content model (views/report/report_content.h,
 // shared with the GUI's File > Export and presentation mode): without --task, the summary statistics, the
 // distribution charts and a table of tasks linking to one section per candidate. HTML is self-contained;
 // PDF is Qt's own writer (views/report/report_pdf.h). Built only with Qt (KSCOPE_GUI).
@@ -20,11 +20,11 @@
 #include "core/model/task_lookup.h"
 #include "core/store/store_path.h"
 #include "core/version/version.h"
-#include "views/model/loaded_run.h"
-#include "views/model/measured_history.h"
-#include "views/model/read_history.h"
-#include "views/model/report_content.h"
-#include "views/model/report_html.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/measured_history.h"
+#include "views/logic/read_history.h"
+#include "views/report/report_content.h"
+#include "views/report/report_html.h"
 #include "views/report/report_pdf.h"
 
 namespace ks::cli {

@@ -30,7 +30,7 @@ using Json = nlohmann::ordered_json;
 struct StaticSummary {
   FlagCounts flags;  // counted by the one definition of "flagged" the GUI uses too (core/flags/flag_counts.h)
   // The default baseline's recorded speedups the Charts tab charts (finite and positive) less those of a
-  // caught hack: a candidate with a hack-severity static flag, the rule of views/model/speedup_trust.h.
+  // caught hack: a candidate with a hack-severity static flag, the rule of views/logic/speedup_trust.h.
   // Re-runs are not read here, so none is fallback-timed.
   SpeedupStats wins;
   std::size_t charted = 0;      // recorded speedups the Charts tab charts ("candidates with a speedup")

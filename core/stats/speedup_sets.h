@@ -3,7 +3,7 @@
 // every place that shows such statistics (kscope summary, the Charts tab's summary line, the report):
 //   - "all recorded": every recorded speedup of the baseline;
 //   - "shown as wins": those drawn as wins, that is all recorded less a caught hack's number and a
-//     fallback-timed one (views/model/speedup_trust.h decides which; the charts draw those grey).
+//     fallback-timed one (views/logic/speedup_trust.h decides which; the charts draw those grey).
 // A newcomer who sees two medians can then tell which set each is over.
 #include <cstddef>
 #include <string>

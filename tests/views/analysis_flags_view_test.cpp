@@ -6,8 +6,8 @@
 #include <QTableView>
 #include <QTest>
 
-#include "tests/view_model/synthetic_run.h"
-#include "views/models/flag_table_model.h"
+#include "tests/view_logic/synthetic_run.h"
+#include "views/item_models/flag_table_model.h"
 #include "views/widgets/analysis_view.h"
 #include "views/widgets/flags_view.h"
 

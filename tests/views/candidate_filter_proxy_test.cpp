@@ -1,6 +1,6 @@
 // CandidateTableModel + CandidateFilterProxy: columns, filtering by level / text / speedup range / flags,
 // sorting, on 100 000 rows (their times are printed; bench_gui holds the targets).
-#include "views/models/candidate_filter_proxy.h"
+#include "views/item_models/candidate_filter_proxy.h"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <iostream>
 #include <tuple>
 
-#include "tests/view_model/synthetic_run.h"
-#include "views/models/candidate_table_model.h"
+#include "tests/view_logic/synthetic_run.h"
+#include "views/item_models/candidate_table_model.h"
 
 namespace ks {
 namespace {

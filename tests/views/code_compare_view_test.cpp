@@ -12,7 +12,7 @@
 #include <QTest>
 #include <QToolButton>
 
-#include "tests/view_model/synthetic_run.h"
+#include "tests/view_logic/synthetic_run.h"
 #include "views/widgets/code_editor.h"
 
 namespace ks {

@@ -14,7 +14,7 @@
 
 #include "app/kernelscope/main_window.h"
 #include "app/kernelscope/run_loader.h"
-#include "tests/view_model/synthetic_run.h"
+#include "tests/view_logic/synthetic_run.h"
 #include "views/widgets/analysis_view.h"
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/code_editor.h"

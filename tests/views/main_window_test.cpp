@@ -31,10 +31,10 @@
 
 #include "app/kernelscope/recent_files.h"
 #include "app/kernelscope/run_loader.h"
-#include "tests/view_model/synthetic_run.h"
+#include "tests/view_logic/synthetic_run.h"
 #include "views/charts/charts_view.h"
-#include "views/models/candidate_filter_proxy.h"
-#include "views/models/flag_table_model.h"
+#include "views/item_models/candidate_filter_proxy.h"
+#include "views/item_models/flag_table_model.h"
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/code_editor.h"
 #include "views/widgets/flags_view.h"

@@ -22,10 +22,10 @@
 
 #include "app/kernelscope/main_window.h"
 #include "core/formats/load.h"
-#include "tests/view_model/synthetic_run.h"
+#include "tests/view_logic/synthetic_run.h"
 #include "views/charts/best_by_round_chart.h"
-#include "views/model/loaded_run.h"
-#include "views/model/open_run.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/open_run.h"
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/code_editor.h"
 #include "views/widgets/search_tree_canvas.h"

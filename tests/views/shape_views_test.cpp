@@ -22,18 +22,18 @@
 
 #include "app/kernelscope/main_window.h"
 #include "core/formats/load.h"
-#include "tests/view_model/synthetic_run.h"
+#include "tests/view_logic/synthetic_run.h"
 #include "views/charts/roofline_view.h"
-#include "views/model/loaded_run.h"
-#include "views/model/measured_history.h"
-#include "views/model/open_run.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/measured_history.h"
+#include "views/logic/open_run.h"
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/gemm_task_header.h"
 #include "views/widgets/shape_map_canvas.h"
 #include "views/widgets/shape_map_view.h"
 #include "ks_test_paths.h"
 #include "tests/views/gui_test_support.h"
-#include "tests/view_model/cuda_l2_release.h"
+#include "tests/view_logic/cuda_l2_release.h"
 
 namespace ks {
 namespace {

@@ -1,5 +1,5 @@
 #pragma once
-// The Search tab's "best so far by round" chart: per round of one task's search (views/model/search_tree.h,
+// The Search tab's "best so far by round" chart: per round of one task's search (views/logic/search_tree.h,
 // bestSoFarByRound), the best trusted speedup of that round (points) and the best of every round up to it
 // (a step line), log scale centred on 1×. Numbers the trust rule does not count (caught hack, fell back)
 // and failed candidates are never a round's best. Clicking a point asks for that candidate (rowSelected).
@@ -9,7 +9,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "views/model/search_tree.h"
+#include "views/logic/search_tree.h"
 
 class QChartView;
 class QLabel;

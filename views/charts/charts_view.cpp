@@ -29,12 +29,12 @@
 #include "views/charts/chart_export.h"
 #include "views/charts/chart_style.h"
 #include "views/charts/flag_matrix_chart.h"
-#include "views/model/empty_chart_text.h"
-#include "views/model/loaded_run.h"
-#include "views/model/measured_history.h"
-#include "views/model/open_run.h"
-#include "views/model/speedup_format.h"
-#include "views/model/stage_timer.h"
+#include "views/logic/empty_chart_text.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/measured_history.h"
+#include "views/logic/open_run.h"
+#include "views/logic/speedup_format.h"
+#include "views/logic/stage_timer.h"
 
 namespace ks {
 using namespace chart;

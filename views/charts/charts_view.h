@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "views/model/speedup_distribution.h"
+#include "views/logic/speedup_distribution.h"
 
 class QBarSet;
 class QChart;

@@ -9,10 +9,10 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "views/model/counted.h"
-#include "views/model/loaded_run.h"
-#include "views/model/stage_timer.h"
-#include "views/models/flag_matrix_model.h"
+#include "views/logic/counted.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/stage_timer.h"
+#include "views/item_models/flag_matrix_model.h"
 
 namespace ks {
 namespace {

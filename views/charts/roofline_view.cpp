@@ -16,11 +16,11 @@
 #include "core/model/task.h"
 #include "views/charts/chart_export.h"
 #include "views/charts/chart_style.h"
-#include "views/model/counted.h"
-#include "views/model/gpu_ceilings.h"
-#include "views/model/loaded_run.h"
-#include "views/model/open_run.h"
-#include "views/model/stage_timer.h"
+#include "views/logic/counted.h"
+#include "views/logic/gpu_ceilings.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/open_run.h"
+#include "views/logic/stage_timer.h"
 
 namespace ks {
 namespace {

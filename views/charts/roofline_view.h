@@ -1,6 +1,6 @@
 #pragma once
 // The Roofline tab: every timed GEMM task at its arithmetic intensity and achieved TFLOP/s
-// (views/model/roofline.h), log-log, under the ceilings of the run's GPU (views/model/gpu_ceilings.h): the
+// (views/logic/roofline.h), log-log, under the ceilings of the run's GPU (views/logic/gpu_ceilings.h): the
 // memory-bandwidth roof and the tensor-core ceiling. The kernel and the reference it was timed against are
 // two series; a kernel whose number is not trusted (speedup_trust.h) is grey. Recorded speedups carry no
 // time, so a release that was never re-timed shows the ceilings and says so instead of inventing points. A
@@ -8,7 +8,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "views/model/roofline.h"
+#include "views/logic/roofline.h"
 
 class QChartView;
 class QLabel;

@@ -28,13 +28,13 @@
 #include "views/charts/chart_style.h"
 #include "views/charts/charts_view.h"
 #include "views/charts/flag_matrix_chart.h"
-#include "views/model/counted.h"
-#include "views/model/loaded_run.h"
-#include "views/model/measured_history.h"
-#include "views/model/open_run.h"
-#include "views/model/speedup_format.h"
-#include "views/model/speedup_series.h"
-#include "views/model/speedup_trust.h"
+#include "views/logic/counted.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/measured_history.h"
+#include "views/logic/open_run.h"
+#include "views/logic/speedup_format.h"
+#include "views/logic/speedup_series.h"
+#include "views/logic/speedup_trust.h"
 
 namespace ks {
 

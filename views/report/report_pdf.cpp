@@ -10,8 +10,8 @@
 #include <QTextDocument>
 #include <QUrl>
 
-#include "views/model/report_charts_svg.h"
-#include "views/model/report_content.h"
+#include "views/report/report_charts_svg.h"
+#include "views/report/report_content.h"
 
 namespace ks {
 namespace {

@@ -4,7 +4,7 @@
 // Needs a QGuiApplication (fonts); `kscope report` makes an offscreen one.
 #include <QString>
 
-#include "views/model/report_html.h"
+#include "views/report/report_html.h"
 
 namespace ks {
 

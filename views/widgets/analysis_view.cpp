@@ -7,12 +7,12 @@
 #include <cctype>
 
 #include "core/runs/outcome.h"
-#include "views/model/change_summary.h"
-#include "views/model/loaded_run.h"
-#include "views/model/measured_history.h"
-#include "views/model/open_run.h"
-#include "views/model/speedup_format.h"
-#include "views/model/speedup_trust.h"
+#include "views/logic/change_summary.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/measured_history.h"
+#include "views/logic/open_run.h"
+#include "views/logic/speedup_format.h"
+#include "views/logic/speedup_trust.h"
 
 namespace ks {
 namespace {

@@ -13,8 +13,8 @@
 
 #include "core/flags/flag.h"
 #include "core/pysource/embedded_sources.h"
-#include "views/model/code_problems.h"
-#include "views/model/line_diff.h"
+#include "views/logic/code_problems.h"
+#include "views/logic/line_diff.h"
 
 class QCheckBox;
 class QComboBox;

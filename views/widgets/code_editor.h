@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/flags/flag.h"
-#include "views/model/code_problems.h"
-#include "views/model/line_diff.h"
+#include "views/logic/code_problems.h"
+#include "views/logic/line_diff.h"
 
 class QsciLexerCPP;
 class QsciLexerPython;

@@ -7,13 +7,13 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "views/model/counted.h"
-#include "views/model/loaded_run.h"
-#include "views/model/measured_format.h"
-#include "views/model/measured_history.h"
-#include "views/model/open_run.h"
-#include "views/model/runtime_evidence.h"
-#include "views/models/flag_table_model.h"
+#include "views/logic/counted.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/measured_format.h"
+#include "views/logic/measured_history.h"
+#include "views/logic/open_run.h"
+#include "views/logic/runtime_evidence.h"
+#include "views/item_models/flag_table_model.h"
 
 namespace ks {
 

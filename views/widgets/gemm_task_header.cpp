@@ -4,9 +4,9 @@
 #include <QLabel>
 #include <QToolButton>
 
-#include "views/model/gemm_task_summary.h"
-#include "views/model/loaded_run.h"
-#include "views/model/open_run.h"
+#include "views/logic/gemm_task_summary.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/open_run.h"
 
 namespace ks {
 namespace {

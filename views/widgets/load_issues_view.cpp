@@ -11,10 +11,10 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "views/model/loaded_run.h"
-#include "views/model/open_run.h"
-#include "views/model/stage_timer.h"
-#include "views/models/load_issue_model.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/open_run.h"
+#include "views/logic/stage_timer.h"
+#include "views/item_models/load_issue_model.h"
 
 namespace ks {
 

@@ -7,14 +7,14 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "views/model/loaded_run.h"
-#include "views/model/measured_format.h"
-#include "views/model/measured_history.h"
-#include "views/model/open_run.h"
-#include "views/model/recorded_headline.h"
-#include "views/model/speedup_format.h"
-#include "views/model/speedup_trust.h"
-#include "views/models/measurement_table_model.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/measured_format.h"
+#include "views/logic/measured_history.h"
+#include "views/logic/open_run.h"
+#include "views/logic/recorded_headline.h"
+#include "views/logic/speedup_format.h"
+#include "views/logic/speedup_trust.h"
+#include "views/item_models/measurement_table_model.h"
 #include "views/widgets/run_result_view.h"
 
 namespace ks {

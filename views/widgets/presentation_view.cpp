@@ -6,11 +6,11 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "views/model/loaded_run.h"
-#include "views/model/open_run.h"
-#include "views/model/report_content.h"
-#include "views/model/report_html.h"
-#include "views/model/stage_timer.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/open_run.h"
+#include "views/report/report_content.h"
+#include "views/report/report_html.h"
+#include "views/logic/stage_timer.h"
 
 namespace ks {
 

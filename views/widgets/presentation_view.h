@@ -2,7 +2,7 @@
 // Presentation mode: the open run's chosen candidates as full-screen slides in large type — the
 // verdict first when the trust rule speaks against a number, the recorded and re-measured numbers with
 // their interval and method, the flags with their evidence lines, the model's idea, the diff with changed
-// lines marked and the reference. Each slide is a report section (views/model/report_content.h, written by
+// lines marked and the reference. Each slide is a report section (views/report/report_content.h, written by
 // report_html.h), so a slide says what `kscope report` says. Right, Page Down and Space step on; Left, Page
 // Up and Backspace step back; Up and Down scroll a long slide; Esc leaves. The slides are the run's sidecar
 // deck (slide_deck.h), read when a run is opened and written whenever a slide is added or removed.
@@ -10,7 +10,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "views/model/slide_deck.h"
+#include "views/report/slide_deck.h"
 
 class QLabel;
 class QTextBrowser;

@@ -1,8 +1,8 @@
 #pragma once
-// The Qt colour of a view model's Rgb (views/model/shape_map.h): the models stay Qt-free, the widgets paint.
+// The Qt colour of a view model's Rgb (views/logic/shape_map.h): the models stay Qt-free, the widgets paint.
 #include <QColor>
 
-#include "views/model/shape_map.h"
+#include "views/logic/shape_map.h"
 
 namespace ks {
 

@@ -13,10 +13,10 @@
 #include "core/model/control_characters.h"
 #include "core/runs/failed_build.h"
 #include "core/runs/fallback_note.h"
-#include "views/model/code_problems.h"
-#include "views/model/counted.h"
-#include "views/model/measured_format.h"
-#include "views/model/speedup_format.h"
+#include "views/logic/code_problems.h"
+#include "views/logic/counted.h"
+#include "views/logic/measured_format.h"
+#include "views/logic/speedup_format.h"
 
 namespace ks {
 namespace {

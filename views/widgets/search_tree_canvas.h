@@ -1,5 +1,5 @@
 #pragma once
-// Draws a SearchTree (views/model/search_tree.h): one mark per candidate in its layer, edges to its parents,
+// Draws a SearchTree (views/logic/search_tree.h): one mark per candidate in its layer, edges to its parents,
 // the current candidate ringed. Custom painting with level of detail, so that 100 000 candidates stay
 // interactive: only the layers and the slot range in view are visited (binary search per layer); when a
 // node is smaller than a few pixels, nodes are written straight into an image as pixel columns and edges
@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "views/model/search_tree.h"
+#include "views/logic/search_tree.h"
 
 class QPainter;
 

@@ -9,9 +9,9 @@
 #include <QVBoxLayout>
 
 #include "views/charts/best_by_round_chart.h"
-#include "views/model/loaded_run.h"
-#include "views/model/open_run.h"
-#include "views/model/stage_timer.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/open_run.h"
+#include "views/logic/stage_timer.h"
 #include "views/widgets/code_compare_view.h"
 #include "views/widgets/search_tree_canvas.h"
 #include "views/widgets/shape_map_legend.h"

@@ -1,6 +1,6 @@
 #pragma once
 // The Search tab: the search behind a run as a layered tree, one round per layer
-// (views/model/search_tree.h), drawn by SearchTreeCanvas; beside it the best so far by round
+// (views/logic/search_tree.h), drawn by SearchTreeCanvas; beside it the best so far by round
 // (BestByRoundChart); below, the selected candidate against its parent in a CodeCompareView in parent mode.
 // One task's search at a time (ids are per task), or every task side by side. Colour is the speedup on the
 // shape map's diverging scale, or the trust rule's grey (speedup_trust.h), or near black for a failed run.
@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "views/model/search_tree.h"
+#include "views/logic/search_tree.h"
 
 class QComboBox;
 class QLabel;

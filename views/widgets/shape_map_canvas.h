@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "views/model/shape_map.h"
+#include "views/logic/shape_map.h"
 
 class QPainter;
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "views/model/shape_map.h"
+#include "views/logic/shape_map.h"
 #include "views/widgets/shape_map_canvas.h"
 #include "views/widgets/rgb_qcolor.h"
 

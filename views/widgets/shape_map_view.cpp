@@ -9,11 +9,11 @@
 #include <algorithm>
 
 #include "views/charts/chart_export.h"
-#include "views/model/counted.h"
-#include "views/model/loaded_run.h"
-#include "views/model/open_run.h"
-#include "views/model/speedup_format.h"
-#include "views/model/stage_timer.h"
+#include "views/logic/counted.h"
+#include "views/logic/loaded_run.h"
+#include "views/logic/open_run.h"
+#include "views/logic/speedup_format.h"
+#include "views/logic/stage_timer.h"
 #include "views/widgets/shape_map_canvas.h"
 #include "views/widgets/shape_map_legend.h"
 

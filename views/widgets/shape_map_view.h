@@ -1,5 +1,5 @@
 #pragma once
-// The Shapes tab: the speedup of every GEMM task by matrix shape (views/model/shape_map.h), one M × N heat
+// The Shapes tab: the speedup of every GEMM task by matrix shape (views/logic/shape_map.h), one M × N heat
 // map per K — all ten Ks side by side (small multiples, the default) or one K large — over a baseline and
 // timing mode chosen from the run's own data, recorded or measured here. A click selects the task
 // (rowSelected); the current row is outlined. It follows an OpenRun (docs/architecture.md, "How the GUI is
@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "views/model/shape_map.h"
+#include "views/logic/shape_map.h"
 
 class QComboBox;
 class QLabel;

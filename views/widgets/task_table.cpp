@@ -17,12 +17,12 @@
 #include <map>
 
 #include "core/flags/flag_families.h"
-#include "views/model/counted.h"
-#include "views/model/open_run.h"
-#include "views/model/stage_timer.h"
-#include "views/model/task_label.h"
-#include "views/models/candidate_filter_proxy.h"
-#include "views/models/candidate_table_model.h"
+#include "views/logic/counted.h"
+#include "views/logic/open_run.h"
+#include "views/logic/stage_timer.h"
+#include "views/logic/task_label.h"
+#include "views/item_models/candidate_filter_proxy.h"
+#include "views/item_models/candidate_table_model.h"
 
 namespace ks {
 namespace {

@@ -7,7 +7,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "views/model/speedup_series.h"
+#include "views/logic/speedup_series.h"
 
 class QComboBox;
 class QDoubleSpinBox;

@@ -1,0 +1,7 @@
+#include "views/logic/stage_timer.h"
+
+namespace ks {
+
+Q_LOGGING_CATEGORY(lcTiming, "kscope.timing", QtWarningMsg)
+
+}  // namespace ks

@@ -1,7 +1,0 @@
-#include "views/model/stage_timer.h"
-
-namespace ks {
-
-Q_LOGGING_CATEGORY(lcTiming, "kscope.timing", QtWarningMsg)
-
-}  // namespace ks
