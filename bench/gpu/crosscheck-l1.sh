@@ -15,6 +15,8 @@
 #           process of its own and `kscope run --json --cuda-l1-eval` on a `kscope serve` runner, the harness
 #           first on odd repeats and KernelScope first on even ones
 #   report  bench/crosscheck_l1.py report into $OUT/crosscheck-l1.md and on stdout
+#   restore the repeats of an earlier machine: unpacks .deps/crosscheck-l1/state.tar.gz (the state.tar.gz an
+#           earlier call brought back, copied there and carried) into STATE, so `time` adds repeats to them
 #
 # OURS_RUNNER=cold runs each `kscope run` on a runner of its own (--no-server) instead of the warm one, to
 # tell what a runner that served earlier requests adds from what the runner's process adds (default warm).
@@ -94,6 +96,13 @@ for stage in "$@"; do
       log "$t done ($(left) s left)"
       save_state  # after each task: a call cut off at its limit still brings back what it measured
     done
+    ;;
+  restore)
+    if [[ -f $prep/state.tar.gz ]]; then
+      tar -xzf "$prep/state.tar.gz" -C "$state" && log "restored $(ls "$state/seed" | wc -l) repeats"
+    else
+      log "nothing to restore: no $prep/state.tar.gz"
+    fi
     ;;
   report)
     python3 bench/crosscheck_l1.py report "$prep" "$state" \

@@ -19,6 +19,11 @@
 #            KernelScope's own two methods, the harness first on odd repeats and KernelScope first on even;
 #            both with CROSSCHECK_WARMUP_S / CROSSCHECK_SECONDS (default 0.5 / 1)
 #   report   bench/crosscheck.py report into $OUT/crosscheck.md and on stdout
+#   gap      one repeat more of the cuBLAS-gap split (docs/method-fidelity.md, "The cuBLAS gap"): per shape
+#            bench/cublas_gap.py in the harness's folder (the harness's protocol, each baseline call split into
+#            host, launch and device time, its kernels named) and `kscope run` of the same shape, alternating
+#            which goes first; into STATE/gap/<repeat>
+#   gap-report  bench/cublas_gap.py report into $OUT/cublas-gap.md and on stdout
 #
 # STATE is /tmp/kscope-crosscheck (CROSSCHECK_STATE); it outlives calls while the machine stays warm. Every
 # stage stops before GPU_TOTAL_S (default 570) so one device call ends cleanly.
@@ -135,6 +140,26 @@ for stage in "$@"; do
       log "$s done ($(left) s left)"
     done
     ;;
+  gap)
+    rep=$(($(ls "$state/gap" 2>/dev/null | wc -l) + 1))
+    r=$(printf '%02d' "$rep")
+    mkdir -p "$state/gap/$r"
+    log "gap repeat $r; kscope-runner's libcublas: $(ldd "$gpu_build_dir/bin/kscope-runner" | grep -o 'libcublas[^ ]* => [^ ]*' | tr '\n' ' ')"
+    while read -r s; do
+      (($(left) > 60)) || { log "no time left for $s"; break; }
+      seed_gap() {
+        (cd "$state/seed-harness" && timeout "$(($(left) > 20 ? $(left) - 10 : 10))" python3 "$root/bench/cublas_gap.py" \
+          "$s" "$state/seed-build/$s" "$secs" "$(paste -sd, "$prep/funcs.txt")" "$state/gap/$r/$s.harness.json") \
+          >> "$state/gap/$r/harness.log" 2>&1 || log "$s: cublas_gap.py failed (see gap/$r/harness.log)"
+      }
+      if ((rep % 2)); then seed_gap; ours_run "$s" "$state/gap/$r/$s.ours.json"
+      else ours_run "$s" "$state/gap/$r/$s.ours.json"; seed_gap; fi
+      log "$s gap done ($(left) s left)"
+    done < "$prep/shapes.txt"
+    ;;
+  gap-report)
+    python3 bench/cublas_gap.py report "$state" | tee "$OUT/cublas-gap.md"
+    ;;
   report)
     python3 bench/crosscheck.py report "$prep" "$state" \
       --gpu "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)" | tee "$OUT/crosscheck.md"
@@ -142,6 +167,8 @@ for stage in "$@"; do
   *) echo "unknown stage $stage"; exit 2 ;;
   esac
 done
-tar -czf "$OUT/state.tar.gz" -C "$state" seed ours 2>/dev/null
+kept=$(cd "$state" && ls -d seed ours gap 2>/dev/null)
+[[ -n $kept ]] && tar -czf "$OUT/state.tar.gz" -C "$state" $kept
 cp "$state"/ours.log "$OUT/" 2>/dev/null
+for f in "$state"/gap/*/harness.log; do [[ -f $f ]] && cp "$f" "$OUT/gap-$(basename "$(dirname "$f")")-harness.log"; done
 log "done in $SECONDS s"
