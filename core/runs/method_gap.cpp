@@ -23,6 +23,12 @@ std::string sentence(const MethodGap& g, const protocol::BaselineTiming& seed) {
          durationText(seed.eventCandidateMs) + " and " + durationText(seed.eventBaselineMs) + ", a ratio of " +
          timesText(*g.events) + ": the host clock adds " + durationText(*g.kernelOverheadUs / 1000) + " and " +
          durationText(*g.baselineOverheadUs / 1000) + " to each call (synchronize, launch, Python).";
+    // Where what the host clock adds is more than the events' own time of both calls, the method's number is
+    // mostly the call path's: its ratio tends to 1 whatever the kernels do (docs/method-fidelity.md, "The
+    // cuBLAS gap").
+    if (*g.kernelOverheadUs > seed.eventCandidateMs * 1000 && *g.baselineOverheadUs > seed.eventBaselineMs * 1000)
+      s += " More than half of each call is the host's: CUDA-L2's ratio here measures the call path more than "
+           "the kernels.";
   }
   if (g.warm) s += " One loop on shared inputs with medians (kscope-l2-warm): " + timesText(*g.warm) + ".";
   s += " Beside the paper quote CUDA-L2's; for the kernel's own speed KernelScope's.";
