@@ -4,7 +4,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <map>
 #include <sstream>
 
 namespace py = pybind11;
@@ -49,20 +48,6 @@ py::object profilerSession() {
 }
 
 }  // namespace
-
-std::vector<protocol::KernelLaunch> kernelsFromChromeTrace(const ChromeTrace& trace,
-                                                           const std::string& model) {
-  std::vector<protocol::KernelLaunch> out;
-  std::map<std::pair<std::string, std::int64_t>, std::size_t> index;
-  for (const TraceKernel& k : trace.kernels) {
-    if (k.marker) continue;
-    auto [it, fresh] = index.try_emplace({k.name, k.stream}, out.size());
-    if (fresh) out.push_back({model, k.name, k.stream, 0, 0});
-    out[it->second].calls += 1;
-    out[it->second].totalUs += k.durationUs;
-  }
-  return out;
-}
 
 ProfiledCall profileKernels(const std::function<void()>& call, const std::string& model,
                             const std::filesystem::path& traceFile) {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/engine/chrome_trace.h"
+#include "core/probes/chrome_trace.h"
 #include "core/protocol/evaluate_result.h"
 
 namespace ks::engine {
@@ -22,10 +22,5 @@ struct ProfiledCall {
 // Runs `call` once under the profiler. Exceptions from `call` propagate (the profiler is stopped first).
 ProfiledCall profileKernels(const std::function<void()>& call, const std::string& model,
                             const std::filesystem::path& traceFile);
-
-// The kernels of a Chrome trace as torch.profiler exports it ("cat": "kernel", "args": {"stream": N}), the
-// two call markers left out.
-std::vector<protocol::KernelLaunch> kernelsFromChromeTrace(const ChromeTrace& trace,
-                                                           const std::string& model);
 
 }  // namespace ks::engine

@@ -15,12 +15,12 @@
 #include <thread>
 
 #include "core/engine/gpu_share.h"
-#include "core/engine/kernel_origin.h"
+#include "core/probes/kernel_origin.h"
 #include "core/engine/memory_poison.h"
 #include "core/engine/phase_deadlines.h"
-#include "core/engine/probe_report.h"
-#include "core/engine/probe_verdicts.h"
-#include "core/engine/stream_evidence.h"
+#include "core/probes/probe_report.h"
+#include "core/probes/probe_verdicts.h"
+#include "core/probes/stream_evidence.h"
 #include "core/engine/tensor_evidence.h"
 #include "core/engine/timed_call.h"
 #include "core/engine/trial_clock.h"
@@ -49,7 +49,7 @@ constexpr int kDeferredAttempts = 3;     // calls read at return, while none sho
 constexpr double kHoldGilSwitchS = 5.0;  // Python's switch interval while the output is read at return
 
 // Python the probes call: the decoy's calling frame, the search for a CUDA graph, the float64 reference.
-constexpr const char* kHelpers = R"PY(
+constexpr const char* kProbeHelpers = R"PY(
 import copy
 import types
 
@@ -313,7 +313,7 @@ RuntimeProbes::RuntimeProbes(const c10::Device& device)
     : device_(device), threadsBefore_(ThreadCensus::take()), clocks_(ClockIdentity::take()),
       torch_(TorchIdentity::take()), imports_(ImportState::take()), l2Before_(readPersistingL2(device)) {
   evidence_.device = device.is_cuda() ? "cuda" : "cpu";
-  py::exec(kHelpers, helpers_);
+  py::exec(kProbeHelpers, helpers_);
 }
 
 RuntimeProbes::~RuntimeProbes() {

@@ -34,13 +34,13 @@
 #include <string>
 #include <vector>
 
-#include "core/engine/chrome_trace.h"
+#include "core/probes/chrome_trace.h"
 #include "core/engine/clock_identity.h"
 #include "core/engine/event_sink.h"
 #include "core/engine/import_state.h"
 #include "core/engine/l2_persistence.h"
 #include "core/engine/model_pair.h"
-#include "core/engine/probe_evidence.h"
+#include "core/probes/probe_evidence.h"
 #include "core/engine/thread_census.h"
 #include "core/engine/thread_cpu.h"
 #include "core/engine/torch_identity.h"

@@ -1,4 +1,4 @@
-#include "core/engine/kernel_origin.h"
+#include "core/probes/kernel_origin.h"
 
 #include <algorithm>
 #include <cctype>

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/engine/gpu_memory_spec.h"
-#include "core/engine/probe_evidence.h"
+#include "core/probes/gpu_memory_spec.h"
+#include "core/probes/probe_evidence.h"
 
 namespace ks::engine {
 

@@ -3,7 +3,7 @@
 // not) and what it measured, whether or not a flag came of it.
 #include <nlohmann/json.hpp>
 
-#include "core/engine/probe_evidence.h"
+#include "core/probes/probe_evidence.h"
 
 namespace ks::engine {
 

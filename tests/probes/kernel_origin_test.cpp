@@ -1,12 +1,12 @@
 // Whose kernels a profiled candidate call ran: declared __global__ functions against the profile, and the
 // benign flags that follow (no-custom-kernel, fallback-to-reference).
-#include "core/engine/kernel_origin.h"
+#include "core/probes/kernel_origin.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "core/engine/probe_verdicts.h"
+#include "core/probes/probe_verdicts.h"
 
 using namespace ks::engine;
 using ks::protocol::KernelLaunch;

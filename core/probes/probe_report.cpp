@@ -1,6 +1,6 @@
-#include "core/engine/probe_report.h"
+#include "core/probes/probe_report.h"
 
-#include "core/engine/probe_verdicts.h"
+#include "core/probes/probe_verdicts.h"
 #include "core/json/json_fields.h"
 
 namespace ks::engine {

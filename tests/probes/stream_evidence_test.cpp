@@ -1,9 +1,9 @@
 // Streams of a profiled call, read from a Chrome trace bracketed by marker kernels on the current stream.
-#include "core/engine/stream_evidence.h"
+#include "core/probes/stream_evidence.h"
 
 #include <gtest/gtest.h>
 
-#include "core/engine/kernel_profile.h"
+#include "core/probes/chrome_trace.h"
 
 using namespace ks::engine;
 

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/protocol/evaluate_result.h"
+
 namespace ks::engine {
 
 inline constexpr std::string_view kMarkerKernel = "spin_kernel";  // torch.cuda._sleep's kernel
@@ -37,5 +39,10 @@ ChromeTrace readChromeTrace(const std::string& traceJson);
 // The GPU time of a traced call: the union of its kernels' intervals, the two markers left out, so kernels
 // that overlap on several streams count once. 0 for a trace without kernels.
 double kernelBusyMs(const ChromeTrace& trace);
+
+// The kernels of a Chrome trace as torch.profiler exports it ("cat": "kernel", "args": {"stream": N}), the
+// two call markers left out.
+std::vector<protocol::KernelLaunch> kernelsFromChromeTrace(const ChromeTrace& trace,
+                                                           const std::string& model);
 
 }  // namespace ks::engine

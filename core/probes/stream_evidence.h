@@ -4,8 +4,8 @@
 // the current stream waited for it before the call's end marker. Evidence that it was not: a side kernel
 // still running when the end marker started, or, where the trace records stream waits, no wait of the
 // current stream on that stream (the trace holds only the profiled call).
-#include "core/engine/chrome_trace.h"
-#include "core/engine/probe_evidence.h"
+#include "core/probes/chrome_trace.h"
+#include "core/probes/probe_evidence.h"
 
 namespace ks::engine {
 

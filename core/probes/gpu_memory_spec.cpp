@@ -1,4 +1,4 @@
-#include "core/engine/gpu_memory_spec.h"
+#include "core/probes/gpu_memory_spec.h"
 
 #include <algorithm>
 #include <cctype>

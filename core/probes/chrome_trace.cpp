@@ -1,8 +1,9 @@
-#include "core/engine/chrome_trace.h"
+#include "core/probes/chrome_trace.h"
 
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <map>
 #include <utility>
 #include <vector>
 #include <nlohmann/json.hpp>
@@ -65,6 +66,20 @@ double kernelBusyMs(const ChromeTrace& trace) {
     end = to;
   }
   return busyUs / 1000;
+}
+
+std::vector<protocol::KernelLaunch> kernelsFromChromeTrace(const ChromeTrace& trace,
+                                                           const std::string& model) {
+  std::vector<protocol::KernelLaunch> out;
+  std::map<std::pair<std::string, std::int64_t>, std::size_t> index;
+  for (const TraceKernel& k : trace.kernels) {
+    if (k.marker) continue;
+    auto [it, fresh] = index.try_emplace({k.name, k.stream}, out.size());
+    if (fresh) out.push_back({model, k.name, k.stream, 0, 0});
+    out[it->second].calls += 1;
+    out[it->second].totalUs += k.durationUs;
+  }
+  return out;
 }
 
 }  // namespace ks::engine

@@ -1,4 +1,4 @@
-#include "core/engine/stream_evidence.h"
+#include "core/probes/stream_evidence.h"
 
 #include <algorithm>
 #include <map>

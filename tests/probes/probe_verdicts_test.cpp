@@ -1,6 +1,6 @@
 // The judgement of probe evidence (probe_verdicts.h) and the physical floor's GPU table: measured numbers in,
 // flags out, without running a model.
-#include "core/engine/probe_verdicts.h"
+#include "core/probes/probe_verdicts.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <limits>
 #include <optional>
 
-#include "core/engine/gpu_memory_spec.h"
-#include "core/engine/probe_report.h"
+#include "core/probes/gpu_memory_spec.h"
+#include "core/probes/probe_report.h"
 
 using namespace ks::engine;
 using ks::protocol::RuntimeFlag;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/engine/probe_evidence.h"
+#include "core/probes/probe_evidence.h"
 
 namespace ks::engine {
 
