@@ -13,7 +13,7 @@ case $build in /*) ;; *) build=$root/$build ;; esac
 cmake --build "$build" --target views_tests kscope -j "${KSCOPE_JOBS:-2}"
 rm -rf "$build/screenshots"
 QT_QPA_PLATFORM=offscreen "$build/bin/views_tests" --gtest_filter='Screenshots.*' --gtest_brief=1
-# A report page as a browser shows it (issue 19): `kscope report` on a sample run, headless Chromium (Debian
+# A report page as a browser shows it: `kscope report` on a sample run, headless Chromium (Debian
 # `chromium`, packaging/debian-test-deps.txt), offline.
 if command -v chromium >/dev/null; then
   tmp=$(mktemp -d)
