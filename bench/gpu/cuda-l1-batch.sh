@@ -74,7 +74,7 @@ for stage in "${stages[@]}"; do
     log "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1), $(nproc) cores"
     gpu_prefix_paths  # before $(left): the time torch's import takes comes off the build's share
     gpu_build "$(left)" "$OUT/build.log" \
-      kscope kscope-runner engine_gpu_tests engine_tests runner_tests protocol_tests
+      kscope kscope-runner engine_gpu_tests engine_tests probes_tests runner_tests protocol_tests
     status=$?
     log "build: exit $status"
     ((status == 0)) || { tail -40 "$OUT/build.log"; exit 1; }

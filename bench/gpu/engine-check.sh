@@ -83,7 +83,7 @@ log "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 gpu_prefix_paths
 log "configure and build (torch at $TP)"
 gpu_build "${ENGINE_CHECK_BUILD_S:-240}" "$OUT/build.log" \
-  kscope-runner engine_gpu_tests engine_tests runner_tests protocol_tests
+  kscope-runner engine_gpu_tests engine_tests probes_tests runner_tests protocol_tests
 status=$?
 grep -E "ks_engine:|KernelScope:" "$OUT/build.log" | tee -a "$OUT/engine-check.log"
 if [[ $status -ne 0 ]]; then
@@ -96,7 +96,7 @@ if [[ $stages != tasks ]]; then
   log "ctest -L gpu, then the CPU engine suites on this machine"
   timeout "${ENGINE_CHECK_TESTS_S:-180}" bash -c "
     ctest --test-dir $build -L gpu -E HackCorpus -j6 --output-on-failure &&
-    $build/bin/engine_tests && $build/bin/runner_tests && $build/bin/protocol_tests
+    $build/bin/engine_tests && $build/bin/probes_tests && $build/bin/runner_tests && $build/bin/protocol_tests
   " > "$OUT/tests.log" 2>&1
   log "tests: exit $?"
   grep -E "tests passed|tests failed|SKIPPED|FAILED|PASSED" "$OUT/tests.log" | head -30 |
