@@ -7,7 +7,7 @@
 
 #include "app/kernelscope/run_worker.h"
 #include "core/runs/fallback_note.h"
-#include "core/runs/gpu_list.h"
+#include "core/cluster/gpu_list.h"
 #include "core/runs/program_compile.h"
 #include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/runner_location.h"
@@ -133,7 +133,7 @@ void RunController::setChoices(const runs::RunChoices& choices, const RunLimits&
 }
 
 QString RunController::setGpus(const QString& spec) {
-  const runs::GpuList list = runs::gpuRunners(spec.toStdString(), [](const char* n) { return std::getenv(n); });
+  const cluster::GpuList list = cluster::gpuRunners(spec.toStdString(), [](const char* n) { return std::getenv(n); });
   m_gpuSource = QString::fromStdString(list.source);
   if (!list.error.empty()) {
     m_gpuProblem = tr("GPUs \"%1\": %2").arg(spec, QString::fromStdString(list.error));

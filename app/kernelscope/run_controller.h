@@ -1,6 +1,6 @@
 #pragma once
 // Re-runs candidates through kscope-runner without blocking the GUI: a queue of RunJobs worked by one runner
-// per GPU (the GPUs of runs::gpuRunners: every one found unless the Run settings name some, one
+// per GPU (the GPUs of cluster::gpuRunners: every one found unless the Run settings name some, one
 // runner when there is none or one), each runner's RunWorker on a QThread of its own (a runner request
 // blocks for the whole evaluation). A runner takes the next job as it frees up. Each job's answer is recorded
 // in the results store there, with the GPU that measured it, and reported here (finished). With one runner
@@ -45,7 +45,7 @@ class RunController : public QObject {
   // For the jobs queued from now on.
   void setChoices(const runs::RunChoices& choices, const RunLimits& limits);
   // Which GPUs re-runs time on, one runner each: "" or "all" for every GPU found, else ids such as "0,2"
-  // (runs::gpuRunners, read now: $KSCOPE_GPU_LIST, $CUDA_VISIBLE_DEVICES, the driver's list). The runners
+  // (cluster::gpuRunners, read now: $KSCOPE_GPU_LIST, $CUDA_VISIBLE_DEVICES, the driver's list). The runners
   // change when none is busy (the next queue). Returns why the list does not read, which enqueue() then
   // says instead of queuing; empty when it reads.
   QString setGpus(const QString& spec);

@@ -3,7 +3,7 @@
 #include <cstdint>
 
 #include "core/protocol/json_codec.h"
-#include "core/runs/gpu_list.h"
+#include "core/cluster/gpu_list.h"
 #include "core/runs/record_result.h"
 #include "core/supervisor/outcome_json.h"
 #include "core/supervisor/supervisor_options.h"
@@ -22,7 +22,7 @@ supervisor::RunnerSupervisor& RunWorker::supervisor(const RunLimits& limits) {
                             .bytes;
     supervisor::SupervisorOptions options = supervisor::clientSupervisorOptions(m_runner, "", memory);
     if (!m_slot.gpu.empty())  // the same runner options as kscope batch --gpus gives each of its runners
-      options = supervisor::poolRunnerOptions(options, "gpu", m_slot.index, runs::gpuRunnerEnvironment(m_slot.gpu));
+      options = supervisor::poolRunnerOptions(options, "gpu", m_slot.index, cluster::gpuRunnerEnvironment(m_slot.gpu));
     options.maxPhaseSeconds = limits.phaseSeconds;
     auto fresh = std::make_unique<supervisor::RunnerSupervisor>(options);
     std::unique_ptr<supervisor::RunnerSupervisor> old;

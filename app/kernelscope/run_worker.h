@@ -20,7 +20,7 @@
 namespace ks {
 
 // Which of the runners kept at once this one is (one per GPU): runner `index` of `count`, seeing GPU
-// `gpu` alone (CUDA_VISIBLE_DEVICES, runs::gpuRunnerEnvironment) in a scratch folder of its own; `gpu` empty:
+// `gpu` alone (CUDA_VISIBLE_DEVICES, cluster::gpuRunnerEnvironment) in a scratch folder of its own; `gpu` empty:
 // the one runner, seeing what the GUI sees.
 struct RunnerSlot {
   int index = 0;

@@ -1,5 +1,5 @@
 #pragma once
-// The shard plan of a batch (core/runs/shard_plan.h) over its entries, with each entry's expected cost:
+// The shard plan of a batch (core/cluster/shard_plan.h) over its entries, with each entry's expected cost:
 // kCompileCost for a candidate that compiles code (batch_prebuild.h), kPlainCost otherwise. One function,
 // used by `kscope batch --shard` to pick its entries and by `kscope slurm --status` to count each shard's.
 #include <vector>

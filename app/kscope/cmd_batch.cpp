@@ -7,7 +7,7 @@
 // Resumable: an entry already in --out with the same task, candidate and code hash is skipped.
 // One JSON line per candidate (keys: docs/cli.md, "kscope batch"); progress on stderr.
 // --shard i/N (or a Slurm array task's or Kubernetes indexed job's environment) runs one shard of the
-// candidates (core/runs/shard_plan.h); --gpus all|0,1,... times on one runner per GPU, each alone on its GPU.
+// candidates (core/cluster/shard_plan.h); --gpus all|0,1,... times on one runner per GPU, each alone on its GPU.
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -40,9 +40,9 @@
 #include "core/protocol/json_codec.h"
 #include "core/runs/evaluate_options.h"
 #include "core/runs/fallback_note.h"
-#include "core/runs/gpu_list.h"
+#include "core/cluster/gpu_list.h"
 #include "core/runs/record_result.h"
-#include "core/runs/shard_plan.h"
+#include "core/cluster/shard_plan.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
 #include "core/supervisor/evaluation_request.h"
@@ -70,7 +70,7 @@ struct BatchOptions {
   std::string arch;     // --arch for arch-flag repairs
   std::string shard;    // --shard i/N; empty: from the environment of an array task, else every candidate
   std::string gpus;     // --gpus all|0,1,...: one timing runner per GPU
-  std::optional<runs::Shard> chosenShard;  // resolved from --shard or the environment
+  std::optional<cluster::Shard> chosenShard;  // resolved from --shard or the environment
   std::vector<std::string> gpuIds;         // resolved from --gpus
 };
 
@@ -338,7 +338,7 @@ int TimingStage::run(const supervisor::SupervisorOptions& supervisorOptions,
     std::vector<protocol::Options> perWorkerOptions;
     for (int w = 0; w < workers; ++w) {
       const std::string& id = m_o.gpuIds[std::size_t(w) % gpus];
-      perGpu.push_back(runs::gpuRunnerEnvironment(id));
+      perGpu.push_back(cluster::gpuRunnerEnvironment(id));
       protocol::Options o = timingOptions;
       if (shared) o.gpuShare = (supervisorOptions.scratchRoot / ("gpu-share-" + id + ".lock")).string();
       perWorkerOptions.push_back(std::move(o));
@@ -362,7 +362,7 @@ int TimingStage::run(const supervisor::SupervisorOptions& supervisorOptions,
     // Out of GPU memory beside other runners: again with the GPU alone (with --gpus, the first GPU's)
     RunnerPool alone(supervisorOptions, "timing-alone", 1);
     const std::string gpu = m_o.gpuIds.empty() ? std::string() : m_o.gpuIds.front();
-    if (!gpu.empty()) alone.setWorkerEnvironment({runs::gpuRunnerEnvironment(gpu)});
+    if (!gpu.empty()) alone.setWorkerEnvironment({cluster::gpuRunnerEnvironment(gpu)});
     alone.forEach(m_retryAlone.size(), stopped, [&](std::size_t k, supervisor::RunnerSupervisor& runner) {
       evaluate(m_retryAlone[k], runner, options, false, gpu);
     });
@@ -481,13 +481,13 @@ void TimingStage::write(std::size_t i, Json line, const Json& event, double seco
 int runBatch(BatchOptions& o) {
   if (!o.shard.empty()) {
     std::string why;
-    o.chosenShard = runs::parseShard(o.shard, &why);
+    o.chosenShard = cluster::parseShard(o.shard, &why);
     if (!o.chosenShard) {
       std::cerr << "kscope batch: error: --shard: " << why << "\n";
       return kExitFailure;
     }
   } else {
-    const runs::EnvironmentShard env = runs::shardFromEnvironment([](const char* n) { return std::getenv(n); });
+    const cluster::EnvironmentShard env = cluster::shardFromEnvironment([](const char* n) { return std::getenv(n); });
     if (!env.error.empty()) {
       std::cerr << "kscope batch: error: " << env.error << " (--shard i/N overrides)\n";
       return kExitFailure;
@@ -498,7 +498,7 @@ int runBatch(BatchOptions& o) {
     }
   }
   if (!o.gpus.empty()) {
-    const runs::GpuList gpus = runs::gpuList(o.gpus, [](const char* n) { return std::getenv(n); });
+    const cluster::GpuList gpus = cluster::gpuList(o.gpus, [](const char* n) { return std::getenv(n); });
     if (!gpus.error.empty()) {
       std::cerr << "kscope batch: error: --gpus " << o.gpus << ": " << gpus.error << "\n";
       return kExitFailure;

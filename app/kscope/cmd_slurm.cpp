@@ -28,7 +28,7 @@
 #include "core/hash/sha256.h"
 #include "core/json/nesting.h"
 #include "core/nvcc/process_run.h"
-#include "core/runs/slurm_states.h"
+#include "core/cluster/slurm_states.h"
 
 namespace ks::cli {
 namespace {
@@ -215,7 +215,7 @@ fs::path jobDir(const SlurmOptions& o) {
   return fs::path(command).parent_path();
 }
 
-// Array task states, one count per task (core/runs/slurm_states.h: a pending range such as
+// Array task states, one count per task (core/cluster/slurm_states.h: a pending range such as
 // "81234_[0-15%4]" is each of its tasks): sacct's, with squeue's for the tasks squeue still holds (pending or
 // running; sacct hears of a task's start a moment after slurmctld, as a pending array splits into tasks of
 // their own); squeue's alone where there is no accounting (then only tasks not yet ended are listed).
@@ -226,10 +226,10 @@ std::map<std::string, int> taskStates(const std::string& job, std::string& sourc
       nvcc::runProcess({.argv = {"squeue", "-j", job, "-r", "-h", "-o", "%i|%T"}, .deadlineSeconds = 60});
   const bool accounted = acct.succeeded() && acct.output.find('|') != std::string::npos;
   std::map<std::string, std::string> states;
-  if (accounted) states = runs::parseTaskStates(acct.output);
+  if (accounted) states = cluster::parseTaskStates(acct.output);
   std::size_t live = 0;
   if (queue.succeeded())
-    for (auto& [task, state] : runs::parseTaskStates(queue.output)) {
+    for (auto& [task, state] : cluster::parseTaskStates(queue.output)) {
       states[task] = state;
       ++live;
     }
@@ -239,7 +239,7 @@ std::map<std::string, int> taskStates(const std::string& job, std::string& sourc
     source = "squeue (pending and running tasks only)";
   else
     source = "neither sacct nor squeue answered: " + queue.describeEnd();
-  return runs::countStates(states);
+  return cluster::countStates(states);
 }
 
 int runStatus(const SlurmOptions& o) {

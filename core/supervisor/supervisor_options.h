@@ -53,7 +53,7 @@ SupervisorOptions clientSupervisorOptions(const std::filesystem::path& runner, c
 // The options of runner `index` of several that one client keeps at once (kscope batch's pools, the GUI's
 // one runner per GPU): `base` with a scratch root of its own, <scratchRoot>/<name>-<index> (each supervisor
 // numbers its runner-<n> folders from 1, so runners sharing a root would collide), and `environment` added
-// to the runner's (e.g. its own CUDA_VISIBLE_DEVICES, runs::gpuRunnerEnvironment).
+// to the runner's (e.g. its own CUDA_VISIBLE_DEVICES, cluster::gpuRunnerEnvironment).
 SupervisorOptions poolRunnerOptions(const SupervisorOptions& base, const std::string& name, int index,
                                     const std::vector<std::pair<std::string, std::string>>& environment = {});
 

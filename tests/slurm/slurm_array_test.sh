@@ -246,7 +246,7 @@ scontrol update PartitionName=kscope State=DOWN || fail "cannot take the partiti
 again=$("$kscope" slurm "$file" --tasks 3 --gpus-per-task 0 --cpus-per-task 1 --device cpu --trials 3 --seeds 2 \
   --dir "$tmp/again" --time 10 2>"$tmp/again.err") || fail "kscope slurm did not submit again: $(cat "$tmp/again.err")"
 # sacct prints the held array as ONE line for its three tasks (what --status must expand,
-# core/runs/slurm_states.h); wait for accounting to hear of it, then --status counts three.
+# core/cluster/slurm_states.h); wait for accounting to hear of it, then --status counts three.
 for _ in $(seq 120); do
   pending=$(sacct -j "$again" -X -n -P -o JobID,State 2>&1)
   [ -n "$pending" ] && break

@@ -3,7 +3,7 @@
 // else cpu), timed trials and correctness seeds (Auto: the runner's defaults), and a time limit per phase
 // (Auto: the deadlines the runner announces), and the memory the runner may hold (Auto: three quarters of
 // this machine's); the two limits sit behind a "Limits" button so that the bar fits 1024 px, with the GPUs
-// that re-runs time on, one runner each (empty: all that are found, runs::gpuRunners). Shows the
+// that re-runs time on, one runner each (empty: all that are found, cluster::gpuRunners). Shows the
 // runner's environment once it has said hello, and offers cuda only when the runner has it.
 #include <QWidget>
 

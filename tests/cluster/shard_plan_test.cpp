@@ -1,4 +1,4 @@
-#include "core/runs/shard_plan.h"
+#include "core/cluster/shard_plan.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-namespace ks::runs {
+namespace ks::cluster {
 namespace {
 
 std::vector<ShardItem> items(int plain, int compiling) {
@@ -106,4 +106,4 @@ TEST(AssignShards, MoreShardsThanItemsLeavesSomeEmpty) {
 }
 
 }  // namespace
-}  // namespace ks::runs
+}  // namespace ks::cluster

@@ -2,11 +2,11 @@
 // Slurm 22.05.8 (Debian 12's slurm-wlm, slurmdbd on MariaDB 10.11) on a one-node test cluster as
 // tests/slurm/slurm_array_test.sh starts it, with `sacct -j JOB -X -n -P -o JobID,State` and
 // `squeue -j JOB -r -h -o '%i|%T'`, for arrays held pending (partition down), running, cancelled, ended.
-#include "core/runs/slurm_states.h"
+#include "core/cluster/slurm_states.h"
 
 #include <gtest/gtest.h>
 
-namespace ks::runs {
+namespace ks::cluster {
 namespace {
 
 using Counts = std::map<std::string, int>;
@@ -57,4 +57,4 @@ TEST(SlurmStates, WhatDoesNotReadIsNotGuessedAt) {
 }
 
 }  // namespace
-}  // namespace ks::runs
+}  // namespace ks::cluster

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ks::runs {
+namespace ks::cluster {
 
 struct Shard {
   int index = 0;  // 0-based
@@ -47,4 +47,4 @@ struct ShardItem {
 // The shard (0..count-1) of each item, in the items' order.
 std::vector<int> assignShards(const std::vector<ShardItem>& items, int count);
 
-}  // namespace ks::runs
+}  // namespace ks::cluster

@@ -1,4 +1,4 @@
-#include "core/runs/gpu_list.h"
+#include "core/cluster/gpu_list.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <unistd.h>
 
-namespace ks::runs {
+namespace ks::cluster {
 namespace {
 
 struct Env {
@@ -76,4 +76,4 @@ TEST(GpuList, GuiRunnersDefaultToAllAndToOneRunnerWithoutGpus) {
 }
 
 }  // namespace
-}  // namespace ks::runs
+}  // namespace ks::cluster

@@ -1,11 +1,11 @@
-#include "core/runs/gpu_list.h"
+#include "core/cluster/gpu_list.h"
 
 #include <algorithm>
 #include <cctype>
 
 #include "core/model/text_trim.h"
 
-namespace ks::runs {
+namespace ks::cluster {
 namespace {
 
 // A comma-separated list; `error` names the first bad item.
@@ -81,4 +81,4 @@ GpuList gpuRunners(std::string_view spec, const std::function<const char*(const 
   return list;
 }
 
-}  // namespace ks::runs
+}  // namespace ks::cluster

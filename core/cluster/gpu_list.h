@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace ks::runs {
+namespace ks::cluster {
 
 struct GpuList {
   std::vector<std::string> ids;  // what each runner's CUDA_VISIBLE_DEVICES is set to
@@ -32,4 +32,4 @@ std::vector<std::pair<std::string, std::string>> gpuRunnerEnvironment(const std:
 GpuList gpuRunners(std::string_view spec, const std::function<const char*(const char*)>& getenv,
                    const std::filesystem::path& nvidiaProc = "/proc/driver/nvidia/gpus");
 
-}  // namespace ks::runs
+}  // namespace ks::cluster

@@ -1,4 +1,4 @@
-#include "core/runs/slurm_states.h"
+#include "core/cluster/slurm_states.h"
 
 #include <charconv>
 #include <cstddef>
@@ -7,7 +7,7 @@
 
 #include "core/model/text_trim.h"
 
-namespace ks::runs {
+namespace ks::cluster {
 namespace {
 
 constexpr std::size_t kMostTasks = 100000;
@@ -90,4 +90,4 @@ std::map<std::string, int> countStates(const std::map<std::string, std::string>&
   return counts;
 }
 
-}  // namespace ks::runs
+}  // namespace ks::cluster

@@ -1,4 +1,4 @@
-#include "core/runs/shard_plan.h"
+#include "core/cluster/shard_plan.h"
 
 #include <algorithm>
 #include <charconv>
@@ -6,7 +6,7 @@
 
 #include "core/hash/sha256.h"
 
-namespace ks::runs {
+namespace ks::cluster {
 namespace {
 
 std::optional<long> parseCount(std::string_view text) {
@@ -89,4 +89,4 @@ std::vector<int> assignShards(const std::vector<ShardItem>& items, int count) {
   return shard;
 }
 
-}  // namespace ks::runs
+}  // namespace ks::cluster
