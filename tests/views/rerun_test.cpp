@@ -118,8 +118,12 @@ class RerunTest : public ::testing::Test {
   CodeEditor* editor() const { return window.codeView()->candidateEditor(); }
   // Turns editing on with Ctrl+E and types `text` in place of 1-based program line `line`'s text.
   void replaceLine(int line, const QString& text) {
+    // Edit is enabled once the selected row's program is shown; press Ctrl+E only then, as a user would.
+    auto* edit = window.codeView()->findChild<QAbstractButton*>(QStringLiteral("editToggle"));
+    ASSERT_TRUE(edit);
+    ASSERT_TRUE(waitUntil([&] { return edit->isEnabled(); }, 5000));
     QTest::keyClick(&window, Qt::Key_E, Qt::ControlModifier);
-    ASSERT_TRUE(window.codeView()->isEditing());
+    ASSERT_TRUE(waitUntil([&] { return window.codeView()->isEditing(); }, 2000));
     const QString old = editor()->text(line - 1);
     const int indent = static_cast<int>(old.size() - old.trimmed().size() - 1);  // the line ends in '\n'
     editor()->setSelection(line - 1, indent, line - 1, static_cast<int>(old.size()) - 1);
