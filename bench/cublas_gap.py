@@ -15,6 +15,9 @@ run_all_perf_funcs_once: fresh inputs every round, the two functions in a shuffl
            not the GPU work), and CUDA events recorded just before and after it (the device's view)
   bare     the function called back to back on one set of inputs between two events (no synchronize between
            calls): the GPU's time per call with the launch hidden
+  loop     KernelScope's cuda-l2-offline session loop (the Python of core/engine/cuda_l2_method.cpp, read from
+           the source) run in this process on the same functions, host clock then events: whether the loop or
+           the runner's process makes KernelScope-as-CUDA-L2 differ from the harness
   kernels  a torch.profiler trace of a few rounds (last, as a profile slows what runs after it): which kernels
            each call launches and their device time
 Also written: which libcublas the process loaded and its version. Prints one JSON object to OUT.json.
@@ -23,6 +26,7 @@ import ctypes
 import json
 import os
 import random
+import re
 import statistics
 import sys
 import time
@@ -148,6 +152,21 @@ def kernels(funcs, m, n, k, pads, n_rounds=30):
     return out
 
 
+def kscope_session():
+    """KernelScope's session function, from the C++ source that embeds it (the same text the runner runs)."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "core", "engine", "cuda_l2_method.cpp")
+    with open(src) as f:
+        text = re.search(r'R"PY\((.*?)\)PY"', f.read(), re.S).group(1)
+    scope = {"__name__": "kscope_cuda_l2_method"}
+    exec(text, scope)
+    return scope["session"]
+
+
+def mean_rate_ratio(candidate_ms, baseline_ms):
+    """cuda-l2-offline's statistic: the kernel's mean TFLOP/s over the baseline's (the FLOPs cancel)."""
+    return statistics.fmean(1 / t for t in candidate_ms) / statistics.fmean(1 / t for t in baseline_ms)
+
+
 PERF_NAMES = {"matmul": "torch.matmul", "hgemm_cublas_tn": "cuBLAS-tn", "hgemm_cublas_nn": "cuBLAS-nn"}
 
 
@@ -180,7 +199,13 @@ def report(state):
                     ("ours host", off.get("baseline_ms")), ("ours events", off.get("event_baseline_ms")),
                     ("ours kernel host", off.get("candidate_ms")), ("ours kernel events", off.get("event_candidate_ms")),
                     ("ours warm", warm.get("baseline_ms")), ("harness speedup", e["harness_speedup"]),
-                    ("ours speedup", off.get("speedup"))]:
+                    ("ours speedup", off.get("speedup")),
+                    ("harness again host", (e.get("plain_again_host_ms") or {}).get("baseline")),
+                    ("loop host", (e.get("loop_host_ms") or {}).get("baseline")),
+                    ("loop kernel host", (e.get("loop_host_ms") or {}).get("kernel")),
+                    ("loop events", (e.get("loop_events_ms") or {}).get("baseline")),
+                    ("harness again speedup", e.get("harness_again_speedup")),
+                    ("loop speedup", e.get("loop_host_speedup"))]:
                     if value:
                         row.setdefault(key, []).append(value * (1 if "speedup" in key else 1000))
                 kern = e.get("kernels_with_cuda_l2") or {}
@@ -190,7 +215,8 @@ def report(state):
                 row["libcublas"] = f"{seed.get('cublas_version', '')} {' '.join(seed.get('libcublas', []))}"
     cols = ["harness host", "split host", "call returns", "events", "back to back", "ours host", "ours events",
             "ours warm", "kernel host", "ours kernel host", "kernel events", "ours kernel events",
-            "harness speedup", "ours speedup"]
+            "harness speedup", "ours speedup", "harness again host", "loop host", "loop kernel host", "loop events",
+            "harness again speedup", "loop speedup"]
     print("| shape | baseline | " + " | ".join(cols) + " |")
     print("|---|---|" + "---|" * len(cols))
     for (shape, label), row in sorted(rows.items()):
@@ -246,6 +272,17 @@ def main():
         }
         # The harness's statistic: the ratio of the mean TFLOP/s of each function's calls.
         entry["harness_speedup"] = mean_of(plain, kernel.__name__) / mean_of(plain, name)
+        session = kscope_session()
+        for clock, events in (("host", False), ("events", True)):
+            b_ms, k_ms, n_rounds, _ = session(None if name == "matmul" else f, kernel, m, n, k, pads[0], pads[1],
+                                              pads[2], "cuda", 0.5, seconds, 0, 42, events, 10 ** 9)
+            entry[f"loop_{clock}_ms"] = {"baseline": statistics.fmean(b_ms), "kernel": statistics.fmean(k_ms)}
+            entry[f"loop_{clock}_speedup"] = mean_rate_ratio(k_ms, b_ms)
+            entry[f"loop_{clock}_rounds"] = n_rounds
+        again = rounds(funcs, m, n, k, pads, seconds)  # the harness once more: how far it drifts meanwhile
+        entry["plain_again_host_ms"] = {"baseline": mean_of(again, name + "_ms"),
+                                        "kernel": mean_of(again, kernel.__name__ + "_ms")}
+        entry["harness_again_speedup"] = mean_of(again, kernel.__name__) / mean_of(again, name)
         result["functions"][name] = entry
     for name in names.split(","):  # the profiles last: CUPTI stays attached and slows what runs after it
         f = torch.matmul if name == "matmul" else getattr(hgemm, name)

@@ -15,7 +15,7 @@ bool beyondNoise(double a, double b, double spread) {
 
 std::string sentence(const MethodGap& g, const protocol::BaselineTiming& seed) {
   std::string s = g.baseline + ": CUDA-L2's method gives " + timesText(g.seed);
-  if (g.spread > 0) s += " (±" + percentText(g.spread) + ")";
+  if (g.spread > 0) s += " (±" + percentText(g.spread) + " within its session)";
   s += ", KernelScope's " + timesText(g.own) + " (L2 flushed, medians).";
   if (g.events && g.kernelOverheadUs && g.baselineOverheadUs) {
     s += " CUDA-L2's host clock reads " + durationText(seed.candidateMs) + " for the kernel and " +
@@ -28,7 +28,8 @@ std::string sentence(const MethodGap& g, const protocol::BaselineTiming& seed) {
     // cuBLAS gap").
     if (*g.kernelOverheadUs > seed.eventCandidateMs * 1000 && *g.baselineOverheadUs > seed.eventBaselineMs * 1000)
       s += " More than half of each call is the host's: CUDA-L2's ratio here measures the call path more than "
-           "the kernels.";
+           "the kernels, and moves more between sessions than within one (CUDA-L2's own harness moved by 8-33 % "
+           "between sessions seconds apart on such calls on an H200, docs/method-fidelity.md).";
   }
   if (g.warm) s += " One loop on shared inputs with medians (kscope-l2-warm): " + timesText(*g.warm) + ".";
   s += " Beside the paper quote CUDA-L2's; for the kernel's own speed KernelScope's.";
