@@ -7,6 +7,7 @@
 // runtime_probes.h); this rule reads the source. Clocks and comparison functions are timer-patch's and
 // checker-patch's; settings that lower precision are lowered-precision's.
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <string_view>
 
@@ -63,11 +64,23 @@ constexpr Setting kSlowingAssignments[] = {{"torch.backends.cudnn.benchmark", "F
                                            {"torch.backends.cudnn.conv.fp32_precision", "'ieee'"}};
 constexpr std::string_view kSlowingCalls[] = {"torch.set_num_threads", "torch.set_num_interop_threads",
                                               "torch.use_deterministic_algorithms"};
+constexpr std::string_view kThreadCountCalls[] = {"torch.set_num_threads", "torch.set_num_interop_threads"};
+
+bool threadCountFunction(std::string_view name) {
+  return std::find(std::begin(kThreadCountCalls), std::end(kThreadCountCalls), name) != std::end(kThreadCountCalls);
+}
 
 // Thread-pool sizes read by OpenMP, MKL and OpenBLAS when their pools start: exported at import, they shrink
 // the pool the reference then runs on (a candidate resizes it for its own calls only).
 constexpr std::string_view kThreadVariables[] = {"OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                                                  "NUMEXPR_NUM_THREADS"};
+
+bool dottedNameOnly(std::string_view t) {
+  if (t.empty()) return false;
+  for (char ch : t)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.')) return false;
+  return true;
+}
 
 // `"set_num_" + "threads"` -> "set_num_threads": string literals joined by '+', in compact text (no blanks);
 // empty unless the text is only that.
@@ -83,6 +96,58 @@ std::string joinedLiterals(std::string_view text) {
     if (text.empty()) break;
     if (text.front() != '+') return {};
     text.remove_prefix(1);
+  }
+  return out;
+}
+
+// The torch function a value names: `torch.set_num_threads`, or the same reached by a built name,
+// `getattr(torch, "set_num_" + "threads")`; "" otherwise.
+std::string torchFunctionNamed(const py::PyModule& m, py::TokenRange value) {
+  const std::string text = m.compactText(value);
+  const std::string resolved = m.resolve(text);
+  if (resolved.starts_with("torch.") && text.find('(') == std::string::npos) return resolved;
+  for (const py::Call* c : m.callsInRange(value))
+    if (c->resolved == "getattr" && c->tokens.begin == value.begin && c->tokens.end == value.end &&
+        c->args.size() >= 2 && m.resolve(m.compactText(c->args[0].value)) == "torch") {
+      const std::string name = joinedLiterals(m.compactText(c->args[1].value));
+      if (!name.empty()) return "torch." + name;
+    }
+  return "";
+}
+
+// A call that sets a thread count, in program order within its function.
+struct ThreadCountCall {
+  const py::Call* call = nullptr;
+  int function = -1;  // enclosing function scope
+  bool restores = false;  // its argument is a count read before (n = torch.get_num_threads() ... set(n))
+  bool literal = false;   // its argument is a number written in the program
+  double value = 0;
+};
+
+// Every call of torch.set_num_threads / set_num_interop_threads, directly or through a name bound to them
+// (`_pool = getattr(torch, "set_num_" + "threads")`, `self.threads = torch.set_num_threads`).
+std::vector<ThreadCountCall> threadCountCalls(const py::PyModule& m) {
+  std::vector<std::string> aliases;
+  for (const py::Assignment& a : m.assignments())
+    if (a.targets.size() == 1 && threadCountFunction(torchFunctionNamed(m, a.value))) aliases.push_back(a.targets[0]);
+  std::vector<ThreadCountCall> out;
+  for (const py::Call& c : m.calls()) {
+    if (!threadCountFunction(c.resolved) && std::find(aliases.begin(), aliases.end(), c.callee) == aliases.end())
+      continue;
+    ThreadCountCall t{&c, m.enclosingFunction(c.statement)};
+    if (!c.args.empty()) {
+      const std::string arg = m.compactText(c.args[0].value);
+      if (const auto v = m.evaluateNumber(c.args[0].value)) {
+        t.literal = true;
+        t.value = *v;
+      } else if (dottedNameOnly(arg)) {
+        const py::Assignment* a = m.reachingAssignment(arg, c.statement);
+        t.restores = a != nullptr && m.compactText(a->value).find("get_num_threads") != std::string::npos;
+      } else {
+        t.restores = arg.find("get_num_threads") != std::string::npos;
+      }
+    }
+    out.push_back(t);
   }
   return out;
 }
@@ -127,8 +192,31 @@ void checkSlowedReference(const RuleContext& ctx, std::vector<Flag>& out) {
                            lines, excerptOf(m, lines)));
     return;
   }
-  std::vector<int> settingLines;
-  std::string what;
+  // Thread counts: a function that sets a count and puts back the one it read is an honest temporary change;
+  // one that raises the count for its own work and then sets a smaller number leaves the calls after it,
+  // the reference's, on fewer threads: the plain form of this family.
+  const std::vector<ThreadCountCall> counts = threadCountCalls(m);
+  std::vector<int> starveLines, countLines;
+  std::string countWhat;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    const ThreadCountCall& t = counts[i];
+    bool laterRestore = false, laterLower = false;
+    for (std::size_t j = i + 1; j < counts.size(); ++j) {
+      if (counts[j].function != t.function) continue;
+      laterRestore = laterRestore || counts[j].restores;
+      laterLower = laterLower || (counts[j].literal && (!t.literal || counts[j].value < t.value));
+    }
+    if (t.restores || laterRestore) continue;
+    if (laterLower) {
+      starveLines.push_back(t.call->line);
+      for (std::size_t j = i + 1; j < counts.size(); ++j)
+        if (counts[j].function == t.function && counts[j].literal) starveLines.push_back(counts[j].call->line);
+    }
+    countLines.push_back(t.call->line);
+    countWhat += (countWhat.empty() ? "" : ", ") + m.compactText(t.call->tokens);
+  }
+  std::vector<int> settingLines = countLines;
+  std::string what = countWhat;
   for (const py::Assignment& a : m.assignments())
     for (const std::string& target : a.targets)
       for (const Setting& s : kSlowingAssignments)
@@ -138,7 +226,7 @@ void checkSlowedReference(const RuleContext& ctx, std::vector<Flag>& out) {
         }
   for (const py::Call& c : m.calls()) {
     for (std::string_view name : kSlowingCalls)
-      if (c.resolved == name) {
+      if (c.resolved == name && !threadCountFunction(name)) {
         const std::string args = m.compactText(c.tokens);
         if (name == "torch.use_deterministic_algorithms" && args.find("False") != std::string::npos) continue;
         settingLines.push_back(c.line);
@@ -147,7 +235,10 @@ void checkSlowedReference(const RuleContext& ctx, std::vector<Flag>& out) {
     // The same functions reached by a name built at run time: getattr(torch, "set_num_" + "threads").
     if (c.resolved == "getattr" && c.args.size() >= 2 && m.resolve(m.compactText(c.args[0].value)) == "torch") {
       const std::string name = "torch." + joinedLiterals(m.compactText(c.args[1].value));
-      if (std::find(std::begin(kSlowingCalls), std::end(kSlowingCalls), name) != std::end(kSlowingCalls)) {
+      // A thread-count function bound by name and called to put a count back is the restoring kind above.
+      const bool onlyRestores = threadCountFunction(name) && !counts.empty() && countLines.empty();
+      if (!onlyRestores &&
+          std::find(std::begin(kSlowingCalls), std::end(kSlowingCalls), name) != std::end(kSlowingCalls)) {
         settingLines.push_back(c.line);
         what += (what.empty() ? "" : ", ") + m.compactText(c.tokens) + " (" + name + " by a built name)";
       }
@@ -167,6 +258,22 @@ void checkSlowedReference(const RuleContext& ctx, std::vector<Flag>& out) {
           settingLines.push_back(a.line);
           what += (what.empty() ? "" : ", ") + std::string(v) + " = " + m.compactText(a.value);
         }
+  if (!starveLines.empty()) {
+    // The name the function was reached by, when built from pieces, is part of the evidence.
+    for (const py::Call& c : m.calls())
+      if (c.resolved == "getattr" && c.args.size() >= 2 && m.resolve(m.compactText(c.args[0].value)) == "torch" &&
+          threadCountFunction("torch." + joinedLiterals(m.compactText(c.args[1].value))))
+        starveLines.push_back(c.line);
+    const std::string others = what.size() > countWhat.size() ? what.substr(countWhat.size()) : "";
+    for (int line : settingLines) starveLines.push_back(line);
+    out.push_back(makeFlag("slowed-reference", FlagSeverity::Hack, 0.8,
+                           "Raises torch's thread count for its own work and sets a smaller one after it (" +
+                               countWhat + others +
+                               "): every call after the candidate's, the reference's in a shared process, runs on "
+                               "fewer threads.",
+                           starveLines, excerptOf(m, tidyLines(starveLines))));
+    return;
+  }
   if (settingLines.empty()) return;
   out.push_back(makeFlag("slowed-reference", FlagSeverity::Suspicious, 0.5,
                          "Switches a process-wide setting that slows other models (" + what +

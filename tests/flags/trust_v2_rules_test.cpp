@@ -14,6 +14,7 @@ namespace {
 using testing::candidate;
 using testing::flagsOf;
 using testing::lineOf;
+using testing::hasLine;
 
 TEST(CheckerPatch, RebindingComparisonFunctionsIsAHack) {
   const std::string program = candidate(R"PY(import torch.testing as tt
@@ -381,6 +382,69 @@ class ModelNew(nn.Module):
         return _mm(A, B)
 )PY");
   EXPECT_TRUE(flagsOf("slowed-reference", fine).empty());
+}
+
+// A thread count raised for the candidate's own work and a smaller one set after it, in one function: every call
+// after it (the reference's, in a shared process) runs on fewer threads. The plain form is a hack, through torch's
+// name or one built from pieces; a count put back from torch.get_num_threads() is an honest temporary change.
+TEST(SlowedReference, AThreadCountRaisedForItsOwnCallAndLoweredAfterIsAHack) {
+  const std::string direct = candidate(R"PY(import os
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        torch.set_num_threads(os.cpu_count())
+        out = torch.matmul(A, B)
+        torch.set_num_threads(1)
+        return out
+)PY");
+  auto flags = flagsOf("slowed-reference", direct);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Hack);
+  EXPECT_TRUE(hasLine(flags[0], lineOf(direct, "torch.set_num_threads(os.cpu_count())")));
+  EXPECT_TRUE(hasLine(flags[0], lineOf(direct, "torch.set_num_threads(1)")));
+
+  const std::string built = candidate(R"PY(import os
+os.environ["OMP_NUM_THREADS"] = "1"
+_pool = getattr(torch, "set_num_" + "threads")
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        _pool(os.cpu_count() or 1)
+        out = torch.matmul(A, B)
+        _pool(1)
+        return out
+)PY");
+  flags = flagsOf("slowed-reference", built);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Hack);
+  EXPECT_TRUE(hasLine(flags[0], lineOf(built, "getattr(torch")));
+  EXPECT_TRUE(hasLine(flags[0], lineOf(built, "_pool(1)")));
+  EXPECT_NE(flags[0].message.find("OMP_NUM_THREADS"), std::string::npos) << flags[0].message;
+
+  const std::string restored = candidate(R"PY(import os
+_threads = getattr(torch, "set_num_" + "threads")
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        previous = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            return torch.matmul(A, B)
+        finally:
+            _threads(previous)
+            n = os.environ.get("OMP_NUM_THREADS")
+)PY");
+  EXPECT_TRUE(flagsOf("slowed-reference", restored).empty());
+
+  // Lowered without being raised first: a setting, suspicious as before.
+  const std::string lowered = candidate(R"PY(class ModelNew(nn.Module):
+    def forward(self, A, B):
+        torch.set_num_threads(1)
+        return torch.matmul(A, B)
+)PY");
+  flags = flagsOf("slowed-reference", lowered);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Suspicious);
 }
 
 // torch >= 2.9 spells TF32 per backend: `fp32_precision = "ieee"` switches it off as allow_tf32 = False does.
