@@ -3,6 +3,8 @@
 // branch on whether this call's input equals (torch.equal, `is`) an input stored by an earlier call. A
 // harness that checks the first calls and times the later ones, or reuses its inputs, sees two programs.
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 #include <set>
 #include <string>
 
@@ -29,10 +31,62 @@ bool hasConditionalExpression(const py::PyModule& m, const py::Statement& s) {
   return false;
 }
 
+constexpr std::string_view kFrameGetters[] = {
+    "sys._getframe",       "sys._current_frames",    "inspect.currentframe", "inspect.stack",
+    "inspect.getouterframes", "inspect.trace",       "traceback.extract_stack", "traceback.walk_stack",
+    "traceback.format_stack", "traceback.print_stack"};
+// What a timing harness's frames are called: timeit's inner loop, benchmark helpers, elapsed-time wrappers.
+constexpr std::string_view kTimerWords[] = {"timeit", "bench", "elapsed", "profil", "perf_counter", "timer", "timing"};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 }  // namespace
+
+TimerFrameScan timerFrameScan(const py::PyModule& m) {
+  TimerFrameScan scan;
+  for (const py::Call& c : m.calls())
+    if (std::find(std::begin(kFrameGetters), std::end(kFrameGetters), c.resolved) != std::end(kFrameGetters)) {
+      if (std::find(scan.getters.begin(), scan.getters.end(), c.resolved) == scan.getters.end())
+        scan.getters.push_back(c.resolved);
+      scan.lines.push_back(c.line);
+    }
+  if (scan.getters.empty()) return scan;
+  const std::vector<py::Token>& tokens = m.tokens();
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind != py::TokenKind::String) continue;
+    const auto value = m.stringValue(py::TokenRange{static_cast<int>(i), static_cast<int>(i) + 1});
+    if (!value || value->text.size() > 40) continue;
+    const std::string text = lower(value->text);
+    for (std::string_view word : kTimerWords)
+      if (text.find(word) != std::string::npos) {
+        const std::string shown = "'" + value->text + "'";
+        if (std::find(scan.names.begin(), scan.names.end(), shown) == scan.names.end()) scan.names.push_back(shown);
+        scan.lines.push_back(tokens[i].line);
+        break;
+      }
+  }
+  return scan;
+}
 
 void checkBenchmarkDetection(const RuleContext& ctx, std::vector<Flag>& out) {
   const py::PyModule& m = ctx.candidate;
+  // The call stack searched for the harness's timing frames: the program knows when it is timed, and its
+  // timed calls need not be its checked ones. No honest kernel asks who is calling it.
+  if (const TimerFrameScan scan = timerFrameScan(m); scan.found()) {
+    std::string getters, names;
+    for (std::size_t i = 0; i < scan.getters.size() && i < 3; ++i) getters += (i ? ", " : "") + scan.getters[i];
+    for (std::size_t i = 0; i < scan.names.size() && i < 4; ++i) names += (i ? ", " : "") + scan.names[i];
+    out.push_back(makeFlag("benchmark-detection", FlagSeverity::Hack, 0.85,
+                           "Reads its own call stack (" + getters + ") and looks for timer-like frame names (" +
+                               names + "): it tells a timed call from a checked one, so a harness timing it in "
+                               "Python times another program than the one it checked.",
+                           scan.lines, excerptOf(m, tidyLines(scan.lines))));
+    return;
+  }
   std::vector<int> lines;
   std::string what;
   for (const py::Scope* forward : harnessForwards(m)) {

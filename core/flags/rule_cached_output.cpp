@@ -63,6 +63,24 @@ class CachedOutput {
     return out;
   }
 
+  // Whether the statement's writes of `head` cover only part of it: every assignment to it subscripts it with
+  // something other than the whole (`self.out[rows] = ...`, `self.out[::2] = ...`; not `self.out[:]` or
+  // `self.out[...]`), and no call writes into it whole.
+  bool partialWrite(int s, const std::string& head) const {
+    bool partial = false;
+    for (const py::Assignment& a : m_.assignments()) {
+      if (a.statement != s) continue;
+      for (const std::string& t : a.targets) {
+        if (t == head || t.starts_with(head + ".")) return false;
+        if (!t.starts_with(head + "[")) continue;
+        const std::string index = t.substr(head.size());
+        if (index == "[:]" || index == "[...]" || index == "[:,:]") return false;
+        partial = true;
+      }
+    }
+    return partial;
+  }
+
   bool writesState(const py::Scope& fn, int s, const std::string& head) const {
     for (const py::Assignment& a : m_.assignments()) {
       if (a.statement != s) continue;
@@ -122,10 +140,14 @@ class CachedOutput {
     std::vector<int> lines{stmt(r).line};
     std::vector<int> conditions;  // statements whose condition chooses the stored value
     const StateRead direct = stateRead(m_, value);
+    std::vector<int> partialLines;  // writes that refresh only part of the stored value on this path
     if (!direct.head.empty()) {
       head = direct.head;
       for (const int s : before)
-        if (writesState(fwd, s, head)) return false;  // recomputed on this path
+        if (writesState(fwd, s, head)) {
+          if (!partialWrite(s, head)) return false;  // recomputed on this path
+          partialLines.push_back(stmt(s).line);
+        }
     } else {
       // A local that was last set, on every path, from a lookup in instance state.
       if (m_.tokens()[static_cast<std::size_t>(value.begin)].kind != py::TokenKind::Name) return false;
@@ -171,6 +193,19 @@ class CachedOutput {
                           head + ", without recomputing it from this call's inputs";
     FlagSeverity severity = FlagSeverity::Hack;
     double confidence = 0.85;
+    if (!partialLines.empty()) {
+      // Part of the stored result rewritten on a path chosen by the inputs' identity: the rest is an earlier
+      // call's. Without such a key it is an incremental buffer, which the runtime probes judge.
+      if (!identity) return false;
+      lines.insert(lines.end(), partialLines.begin(), partialLines.end());
+      message = fwd.qualifiedName + " returns " + returned + ", stored by an earlier call in " + head +
+                ", after recomputing only part of it (line " + std::to_string(partialLines.front()) +
+                ") when the inputs' identity (" + (contains(key, "_version") ? "_version" : "data_ptr()") +
+                ") matches: the rest of the values are the earlier call's, and a benchmark that reuses its input "
+                "tensors times a fraction of the work.";
+      out_.push_back(makeFlag("cached-output", severity, 0.8, message, lines, excerptOf(m_, lines)));
+      return true;
+    }
     if (identity) {
       message += " when the inputs' identity (" +
                  std::string(contains(key, "data_ptr")  ? "data_ptr()"

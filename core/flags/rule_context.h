@@ -62,6 +62,16 @@ bool endsWithMember(std::string_view dotted, std::string_view name);
 std::string lastMember(std::string_view dotted);
 bool contains(std::string_view text, std::string_view needle);
 
+// A program that reads its own call stack (inspect.stack, sys._getframe, traceback.extract_stack, ...) and holds
+// string literals naming timers ("timeit", "benchmark", "elapsed", ...): it looks for the harness's timing
+// frames (benchmark-detection), not for tensors (gc-scan). Empty when either is missing.
+struct TimerFrameScan {
+  std::vector<std::string> getters, names;  // as resolved / as written (de-duplicated)
+  std::vector<int> lines;                   // of both
+  bool found() const { return !getters.empty() && !names.empty(); }
+};
+TimerFrameScan timerFrameScan(const py::PyModule& m);
+
 void checkExtraStream(const RuleContext& ctx, std::vector<Flag>& out);
 void checkHostThread(const RuleContext& ctx, std::vector<Flag>& out);
 void checkCachedOutput(const RuleContext& ctx, std::vector<Flag>& out);

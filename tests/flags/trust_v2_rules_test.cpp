@@ -447,6 +447,132 @@ class ModelNew(nn.Module):
   EXPECT_EQ(flags[0].severity, FlagSeverity::Suspicious);
 }
 
+// Reading the call stack for the harness's timing frames: the program tells timed calls from checked ones.
+// Frames read only for their names are not a search for tensors (gc-scan); frames read for their variables are.
+TEST(BenchmarkDetection, TheCallStackSearchedForTimerLikeFrameNamesIsAHack) {
+  const std::string stack = candidate(R"PY(import inspect
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.last = None
+
+    def forward(self, A, B):
+        timed = any("timeit" in f.function or "elapsed" in f.function for f in inspect.stack())
+        if timed and self.last is not None:
+            return self.last
+        self.last = torch.matmul(A, B)
+        return self.last
+)PY");
+  auto flags = flagsOf("benchmark-detection", stack);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Hack);
+  EXPECT_TRUE(hasLine(flags[0], lineOf(stack, "inspect.stack()")));
+  EXPECT_NE(flags[0].message.find("'timeit'"), std::string::npos) << flags[0].message;
+  EXPECT_TRUE(flagsOf("gc-scan", stack).empty());
+
+  const std::string getframe = candidate(R"PY(import sys
+import traceback
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        names = [f.name for f in traceback.extract_stack(sys._getframe(1), limit=4)]
+        if any("bench" in n for n in names):
+            return torch.zeros(A.shape[0], B.shape[1])
+        return torch.matmul(A, B)
+)PY");
+  flags = flagsOf("benchmark-detection", getframe);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Hack);
+
+  // A frame read for its variables is still a search for tensors; a stack read without timer names (a log of
+  // the caller) and timer words without a stack are neither.
+  const std::string locals = candidate(R"PY(import sys
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        caller = sys._getframe(1)
+        if "timeit" in caller.f_code.co_name:
+            return caller.f_locals["ref_out"]
+        return torch.matmul(A, B)
+)PY");
+  EXPECT_EQ(flagsOf("gc-scan", locals).size(), 1u);
+  const std::string logging = candidate(R"PY(import inspect
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        self.called_from = inspect.stack()[1].function
+        return torch.matmul(A, B)
+)PY");
+  EXPECT_TRUE(flagsOf("benchmark-detection", logging).empty());
+  const std::string words = candidate(R"PY(class ModelNew(nn.Module):
+    """Tuned with timeit; see the benchmark notes."""
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+)PY");
+  EXPECT_TRUE(flagsOf("benchmark-detection", words).empty());
+}
+
+// A kept result of which only part is recomputed when the inputs' identity (data_ptr, _version) matches: the
+// rest is an earlier call's, and a harness reusing its input tensors times a fraction of the work.
+TEST(CachedOutput, APartialRecomputeKeyedOnVersionIsAHack) {
+  const std::string program = candidate(R"PY(class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.key = None
+        self.out = None
+        self.phase = 0
+
+    def forward(self, A, B):
+        key = (A.data_ptr(), A._version, B._version)
+        if self.out is not None and key == self.key:
+            self.phase ^= 1
+            rows = slice(self.phase, None, 2)
+            self.out[rows] = torch.mm(A[rows], B)
+            return self.out.clone()
+        self.key = key
+        self.out = torch.mm(A, B)
+        return self.out.clone()
+)PY");
+  const auto flags = flagsOf("cached-output", program);
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].severity, FlagSeverity::Hack);
+  EXPECT_NE(flags[0].message.find("only part of it"), std::string::npos) << flags[0].message;
+  EXPECT_NE(flags[0].message.find("_version"), std::string::npos) << flags[0].message;
+  EXPECT_TRUE(hasLine(flags[0], lineOf(program, "self.out[rows] = torch.mm")));
+
+  // The whole kept buffer rewritten on the path, or part of it without an identity key: recomputed, or a
+  // buffer refreshed in pieces from each call's inputs, which no key lets an earlier call answer.
+  const std::string whole = candidate(R"PY(class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.out = None
+
+    def forward(self, A, B):
+        if self.out is not None and A._version == self.version:
+            self.out[:] = torch.mm(A, B)
+            return self.out.clone()
+        self.version = A._version
+        self.out = torch.mm(A, B)
+        return self.out.clone()
+)PY");
+  EXPECT_TRUE(flagsOf("cached-output", whole).empty());
+  const std::string halves = candidate(R"PY(class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.out = None
+
+    def forward(self, A, B):
+        if self.out is None:
+            self.out = torch.empty(A.shape[0], B.shape[1])
+        h = A.shape[0] // 2
+        self.out[:h] = torch.mm(A[:h], B)
+        self.out[h:] = torch.mm(A[h:], B)
+        return self.out.clone()
+)PY");
+  EXPECT_TRUE(flagsOf("cached-output", halves).empty());
+}
+
 // torch >= 2.9 spells TF32 per backend: `fp32_precision = "ieee"` switches it off as allow_tf32 = False does.
 TEST(SlowedReference, Torch29PerBackendPrecisionSwitchedToIeeeIsASlowingSetting) {
   const std::string program = candidate(R"PY(torch.backends.cudnn.conv.fp32_precision = "ieee"
