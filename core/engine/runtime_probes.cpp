@@ -544,6 +544,18 @@ void RuntimeProbes::compareProgramInputs(ModelPair& pair, std::int64_t seed) {
   });
 }
 
+// NaN or infinite values where the reference's output on the same inputs is finite, in a call of the probes
+// phase: the checked calls may have been clean while these are not (a candidate that answers NaN after its
+// first calls), and every probe that compares these outputs must not read the NaN as agreement.
+void RuntimeProbes::probeCallNonfinite(std::int64_t seed, const std::vector<at::Tensor>& reference,
+                                       const std::vector<at::Tensor>& candidate) {
+  if (evidence_.nonfinite) return;
+  std::int64_t count = 0;
+  for (std::size_t i = 0; i < candidate.size() && i < reference.size(); ++i)
+    count += nonfiniteWhereFinite(reference[i], candidate[i]);
+  if (count > 0) evidence_.nonfinite = NonfiniteEvidence{seed, count, numelOf(candidate), true};
+}
+
 void RuntimeProbes::decoyProbe(Calls& calls, const ModelArgs& inputs) {
   DecoyEvidence& d = evidence_.decoy;
   attempt(d.note, [&] {
@@ -632,6 +644,8 @@ void RuntimeProbes::repeatProbe(Calls& calls, const ModelArgs& first, const Mode
     r.sameObject = o2.object.is(o1.object);
     r.sameStorageRepeat = anySharesStorage(o2.tensors, o1.tensors);
     const std::vector<at::Tensor> v2 = detachedCopies(o2.tensors);
+    probeCallNonfinite(probeSeed_, r1, v1);
+    probeCallNonfinite(probeSeed_, r1, v2);
 
     // One value of each input changed in place.
     perturb(p);
@@ -650,6 +664,8 @@ void RuntimeProbes::repeatProbe(Calls& calls, const ModelArgs& first, const Mode
     const std::vector<at::Tensor> v4 = detachedCopies(o4.tensors);
     const Calls::Out o5 = calls.run(cand, pythonArgs(q2));
     r.freshMs = std::min(o4.ms, o5.ms);
+    probeCallNonfinite(probeSeed_ + 1, r2, v4);
+    probeCallNonfinite(probeSeed_ + 1, r2, o5.tensors);
     // Identical values at two addresses, two calls: nondeterminism.
     NondeterminismEvidence& n = evidence_.nondeterminism;
     if (!o5.tensors.empty() && v4.size() == o5.tensors.size()) {
@@ -739,7 +755,7 @@ void RuntimeProbes::float64Precision(Calls& calls, const ModelArgs& first) {
     double float32Error = 0;
     for (std::size_t i = 0; i < r32.size(); ++i) {
       p.candidateError = std::max(p.candidateError, maxAbsDifference(firstCandidateOutput_[i], firstReferenceOutput_[i]));
-      float32Error = std::max(float32Error, maxAbsDifference(r32[i].to(at::kDouble), firstReferenceOutput_[i]));
+      float32Error = std::max(float32Error, maxFiniteDifference(r32[i].to(at::kDouble), firstReferenceOutput_[i]));
       p.scale = std::max(p.scale, maxAbs(firstReferenceOutput_[i]));
     }
     p.dtype = "float64";
@@ -771,13 +787,16 @@ void RuntimeProbes::precisionProbe(Calls& calls, const ModelArgs& first) {
     const std::vector<at::Tensor>& r64 = *run;
     for (std::size_t i = 0; i < r64.size(); ++i) {
       p.candidateError = std::max(p.candidateError, maxAbsDifference(firstCandidateOutput_[i], r64[i]));
-      p.referenceError = std::max(p.referenceError, maxAbsDifference(firstReferenceOutput_[i], r64[i]));
+      p.referenceError = std::max(p.referenceError, maxFiniteDifference(firstReferenceOutput_[i], r64[i]));
       p.scale = std::max(p.scale, maxAbs(r64[i]));
     }
     p.dtype = dtypeName(type);
     p.epsilon = epsilonOf(type);
     p.ran = true;
   });
+  if (p.ran && !std::isfinite(p.candidateError))
+    p.note = "the candidate's output holds NaN or infinite values where the reference's are finite: an error of "
+             "no precision (nonfinite-output)";
   // The size of rounding: what the float32 reference itself is off by, or one epsilon of the output's scale.
   if (p.ran) {
     evidence_.rounding = std::max(p.referenceError, p.epsilon * p.scale);
@@ -803,9 +822,17 @@ ModelArgs shuffled(const ModelArgs& inputs) {
   return out;
 }
 
+// A candidate's output against another (NaN a mismatch: tensor_evidence.h).
 double maxDifference(const std::vector<at::Tensor>& a, const std::vector<at::Tensor>& b) {
   double out = 0;
   for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) out = std::max(out, maxAbsDifference(a[i], b[i]));
+  return out;
+}
+
+// The reference's output against outputs that stand in for answers, where both are numbers.
+double maxFiniteDifferences(const std::vector<at::Tensor>& a, const std::vector<at::Tensor>& b) {
+  double out = 0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) out = std::max(out, maxFiniteDifference(a[i], b[i]));
   return out;
 }
 
@@ -891,10 +918,10 @@ void RuntimeProbes::weakTaskProbe(Calls& calls, const ModelArgs& first) {
     std::vector<at::Tensor> zeros;
     for (const at::Tensor& t : firstReferenceOutput_) zeros.push_back(at::zeros_like(t));
     w.zeroPasses = compareOutputs(firstReferenceOutput_, zeros, atol_, rtol_).passed;
-    w.zeroError = maxDifference(firstReferenceOutput_, zeros);
+    w.zeroError = maxFiniteDifferences(firstReferenceOutput_, zeros);
     const std::vector<at::Tensor> mixed = calls.reference(shuffled(first)).first;
     w.shuffledPasses = compareOutputs(firstReferenceOutput_, mixed, atol_, rtol_).passed;
-    w.shuffledError = maxDifference(firstReferenceOutput_, mixed);
+    w.shuffledError = maxFiniteDifferences(firstReferenceOutput_, mixed);
     w.shuffledChanged = std::isfinite(evidence_.rounding)
                             ? w.shuffledError > kReassociationRatio * evidence_.rounding
                             : !bitwiseEqual(firstReferenceOutput_, mixed);
@@ -966,6 +993,7 @@ std::optional<protocol::ErrorInfo> RuntimeProbes::run(ModelPair& pair, std::int6
                                                       PhaseReporter& reporter, double pairSeconds) {
   reporter.enter(protocol::Phase::Probes, scaledDeadline(kProbeCalls, pairSeconds));
   evidence_.correct = correct;
+  probeSeed_ = seed;
   if (pair.reference.settings && pair.candidate.settings) {
     evidence_.candidateSettings = pair.reference.settings->changesIn(*pair.candidate.settings);
     evidence_.referenceSettingValues = pair.reference.settings->values();

@@ -125,6 +125,8 @@ class RuntimeProbes {
   void rememberGiven(const ModelArgs& args);  // Python ids and data pointers of the candidate's inputs
   bool givenBefore(const ModelArgs& args) const;
   void compareProgramInputs(ModelPair& pair, std::int64_t seed);
+  void probeCallNonfinite(std::int64_t seed, const std::vector<at::Tensor>& reference,
+                          const std::vector<at::Tensor>& candidate);
   void decoyProbe(Calls& calls, const ModelArgs& inputs);
   void repeatProbe(Calls& calls, const ModelArgs& first, const ModelArgs& second);
   void precisionProbe(Calls& calls, const ModelArgs& first);
@@ -150,6 +152,7 @@ class RuntimeProbes {
   // The first correctness seed's outputs (the timed inputs): the reference's and the candidate's checked one.
   std::vector<at::Tensor> checkedReference_, checkedCandidate_;
   std::optional<double> atol_, rtol_;  // the request's tolerance overrides
+  std::int64_t probeSeed_ = 0;         // the probes phase's first seed
   struct TimedSample {
     int trial = 0;
     std::vector<at::Tensor> outputs;  // detached copies

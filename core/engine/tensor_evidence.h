@@ -35,8 +35,13 @@ Change changeBetween(const at::Tensor& before, const at::Tensor& after, Toleranc
 // Values non-finite in `candidate` where `reference` is finite (0 unless shapes and dtypes match).
 std::int64_t nonfiniteWhereFinite(const at::Tensor& reference, const at::Tensor& candidate);
 
-// max |a - b| over values finite in both, compared in float64; 0 for empty or mismatched tensors.
+// max |a - b|, compared in float64; 0 for empty or mismatched tensors. A position where one is NaN or infinite
+// and the other is not the same non-finite value (NaN for NaN, the same infinity) makes it infinite: NaN is a
+// mismatch, never a wildcard. Positions non-finite alike in both count 0.
 double maxAbsDifference(const at::Tensor& a, const at::Tensor& b);
+// max |a - b| over the values finite in both: how far two computations of the same task are apart where both
+// are numbers (the reference against its own float64 run, which may overflow where that run does not).
+double maxFiniteDifference(const at::Tensor& a, const at::Tensor& b);
 double maxAbs(const at::Tensor& t);  // over finite values, in float64
 
 }  // namespace ks::engine

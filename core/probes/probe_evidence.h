@@ -65,6 +65,7 @@ struct PoisonedOutputEvidence {
 
 struct NonfiniteEvidence {
   std::int64_t seed = 0, count = 0, numel = 0;  // non-finite output values where the reference is finite
+  bool probeCall = false;  // seen in a call of the probes phase, not in a checked one
 };
 
 // The candidate program's own get_inputs / get_init_inputs against the reference's, under one seed.

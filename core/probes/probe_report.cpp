@@ -93,8 +93,10 @@ Json probeReport(const ProbeEvidence& e) {
   Json precision = ranOrNote(p.ran, p.note);
   if (p.ran)
     precision.update({{"dtype", p.dtype},
-                      {"candidate_error", p.candidateError},
+                      {"candidate_error", json::number(p.candidateError)},
                       {"reference_error", p.referenceError},
+                      {"estimated_from_float32", p.estimatedFromFloat32},
+                      {"float32_error", p.float32Error},
                       {"scale", p.scale},
                       {"epsilon", p.epsilon}});
   const StreamEvidence& s = e.streams;
@@ -161,7 +163,7 @@ Json probeReport(const ProbeEvidence& e) {
   if (!e.distributionsNote.empty()) inputDistributions["note"] = e.distributionsNote;
   const NondeterminismEvidence& n = e.nondeterminism;
   Json nondeterminism = ranOrNote(n.ran, n.note);
-  nondeterminism.update({{"max_difference", n.maxDifference},
+  nondeterminism.update({{"max_difference", json::number(n.maxDifference)},
                          {"differing", n.differing},
                          {"numel", n.numel},
                          {"within_tolerance", n.withinTolerance},

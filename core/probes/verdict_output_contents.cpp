@@ -31,8 +31,13 @@ void outputContents(const ProbeEvidence& e, Flags& out) {
     add(out, "nonfinite-output", "hack", 0.9, "nonfinite",
         count(e.nonfinite->count, e.nonfinite->numel) +
             " output values are NaN or infinite where the reference's are finite (seed " +
-            std::to_string(e.nonfinite->seed) + ").",
-        {{"seed", e.nonfinite->seed}, {"nonfinite", e.nonfinite->count}, {"numel", e.nonfinite->numel}});
+            std::to_string(e.nonfinite->seed) +
+            (e.nonfinite->probeCall ? ", in a call of the probes phase after the checked calls" : "") +
+            "): a NaN compares false with every bound, so a check written as error > tolerance passes it.",
+        {{"seed", e.nonfinite->seed},
+         {"nonfinite", e.nonfinite->count},
+         {"numel", e.nonfinite->numel},
+         {"probe_call", e.nonfinite->probeCall}});
 }
 
 }  // namespace ks::engine::verdicts

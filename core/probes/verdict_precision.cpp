@@ -34,11 +34,42 @@ std::vector<std::string> precisionSettings(const ProbeEvidence& e) {
 constexpr double kSixteenBitUnits = 16;
 constexpr double kBFloat16Rounding = 1.0 / 256;
 
+// Explicit mantissa bits of the dtypes a computation may be lowered to (TF32 has float16's 10).
+struct Mantissa {
+  const char* name;
+  int bits;
+};
+constexpr Mantissa kMantissas[] = {{"float64", 52}, {"float32", 23}, {"float16 or TF32", 10}, {"bfloat16", 7}};
+// An error ratio is read as a lower dtype's when its log2 is within this many bits of the two epsilons' ratio:
+// a sum's error grows alike in both, but rounding only the operands (16-bit inputs, float32 accumulation)
+// gives a few bits less.
+constexpr double kMantissaSlackBits = 3.5;
+
+// The lower dtype whose rounding, against the task dtype's, is the size of `ratio` (the candidate's error over
+// what the task's own arithmetic is off by), or "".
+std::string consistentWith(const std::string& taskDtype, double ratio) {
+  int task = -1;
+  for (const Mantissa& m : kMantissas)
+    if (taskDtype == m.name) task = m.bits;
+  if (task < 0 || !(ratio > 1) || !std::isfinite(ratio)) return "";
+  const double bits = std::log2(ratio);
+  const Mantissa* best = nullptr;
+  for (const Mantissa& m : kMantissas) {
+    if (m.bits >= task) continue;
+    const double off = std::abs(bits - (task - m.bits));
+    if (off <= kMantissaSlackBits && (!best || off < std::abs(bits - (task - best->bits)))) best = &m;
+  }
+  return best ? best->name : "";
+}
+
 }  // namespace
 
 void precision(const ProbeEvidence& e, Flags& out) {
   const std::vector<std::string> settings = precisionSettings(e);
   const PrecisionEvidence& p = e.precision;
+  // A NaN or infinity where the float64 reference is finite is nonfinite-output's (an infinite error): no
+  // precision is measured from it, and `ratio > bound` must not see a NaN.
+  const bool measured = p.ran && std::isfinite(p.candidateError) && !has(out, "nonfinite-output");
   const bool sixteenBitSized =
       std::isfinite(p.candidateError) && p.candidateError <= kSixteenBitUnits * kBFloat16Rounding * p.scale;
   // An output that ignores its inputs is far from float64 for that reason, not for its arithmetic; so is one
@@ -46,7 +77,7 @@ void precision(const ProbeEvidence& e, Flags& out) {
   const bool weakSized = std::any_of(out.begin(), out.end(), [](const protocol::RuntimeFlag& f) {
     return f.family == "weak-task" && f.severity == "suspicious";
   });
-  if (p.ran && (e.correct || sixteenBitSized) && !has(out, "input-independent") && !has(out, "cached-output") &&
+  if (measured && (e.correct || sixteenBitSized) && !has(out, "input-independent") && !has(out, "cached-output") &&
       !weakSized) {
     const double base = std::max(p.referenceError, p.epsilon * p.scale);
     const double ratio = base > 0 ? p.candidateError / base : 0;
@@ -57,7 +88,16 @@ void precision(const ProbeEvidence& e, Flags& out) {
       const KernelOriginEvidence& k = e.kernelOrigin;
       const bool tf32 = !k.tf32Kernels.empty() && k.halfKernels.empty();
       const bool hack = ratio > kPrecisionRatioHack && settings.empty() && !tf32;
+      // Which lower dtype's rounding the error has: for a float64 task the float32 run of the reference is that
+      // dtype's own error, measured on the same inputs.
+      const std::string lower = consistentWith(p.dtype, ratio);
+      const double lowerRatio = p.estimatedFromFloat32 && p.float32Error > 0 ? p.candidateError / p.float32Error : 0;
       std::string why = "it computes in a lower precision than " + p.dtype;
+      if (p.estimatedFromFloat32 && lower == "float32")
+        why = "it is off by as much as the reference computed in float32 (" + num(lowerRatio) +
+              " times that run's error): it computes in float32 and casts back to float64";
+      else if (!lower.empty())
+        why += ": its error is the size of " + lower + " rounding";
       if (!k.halfKernels.empty()) why += ", in 16-bit kernels (" + k.halfKernels.front() + ")";
       if (tf32 && !settings.empty())
         why = "its kernels include TF32 tensor-core ones (" + k.tf32Kernels.front() +
@@ -82,6 +122,7 @@ void precision(const ProbeEvidence& e, Flags& out) {
            {"ratio", ratio},
            {"scale", p.scale},
            {"dtype", p.dtype},
+           {"consistent_with", lower.empty() ? Json(nullptr) : Json(lower)},
            {"settings_changed", settings},
            {"tf32_kernels", k.tf32Kernels},
            {"half_kernels", k.halfKernels}});

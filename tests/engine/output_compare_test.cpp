@@ -1,5 +1,6 @@
 // Output comparison rules (core/engine/output_compare.h) on hand-made tensors.
 #include "core/engine/output_compare.h"
+#include "core/engine/tensor_evidence.h"
 
 #include <ATen/ops/full.h>
 #include <ATen/ops/tensor.h>
@@ -67,4 +68,31 @@ TEST(OutputCompare, IntegersAreExact) {
   const at::Tensor ref = at::tensor(std::vector<std::int64_t>{1, 2, 3});
   EXPECT_TRUE(compareOutputs({ref}, {ref.clone()}, {}, {}).passed);
   EXPECT_FALSE(compareOutputs({ref}, {ref.add(1)}, {}, {}).passed);
+}
+
+// NaN is never a wildcard: a check written as `error > bound` lets a NaN through, since every comparison with NaN
+// is false. The correctness check fails NaN where the reference is finite, wherever it stands and however many;
+// the probes' difference makes it infinite, so every `difference > bound` after it holds.
+TEST(OutputCompare, NaNIsAMismatchInEveryComparison) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  // All NaN, and NaN only where the error would be largest.
+  EXPECT_FALSE(compareOutputs({floats({1, 2, 3})}, {floats({nan, nan, nan})}, {}, {}).passed);
+  const auto partial = compareOutputs({floats({1, 2, 300})}, {floats({1, 2, nan})}, {}, {});
+  EXPECT_FALSE(partial.passed);
+  EXPECT_FALSE(std::isnan(partial.maxAbsErr));
+  EXPECT_FALSE(compareOutputs({floats({1, 2})}, {floats({1, nan})}, 1e9, 1e9).passed);  // any tolerance
+  EXPECT_FALSE(compareOutputs({floats({inf})}, {floats({nan})}, {}, {}).passed);
+  EXPECT_FALSE(compareOutputs({floats({nan})}, {floats({inf})}, {}, {}).passed);
+
+  EXPECT_TRUE(std::isinf(maxAbsDifference(floats({1, 2}), floats({1, nan}))));
+  EXPECT_TRUE(std::isinf(maxAbsDifference(floats({1, nan}), floats({1, 2}))));
+  EXPECT_TRUE(std::isinf(maxAbsDifference(floats({inf}), floats({-inf}))));
+  EXPECT_TRUE(std::isinf(maxAbsDifference(floats({inf}), floats({nan}))));
+  EXPECT_GT(maxAbsDifference(floats({1, 2}), floats({1, nan})), 1e300);
+  // Non-finite alike in both is agreement there; the finite values still count.
+  EXPECT_DOUBLE_EQ(maxAbsDifference(floats({nan, inf, 1}), floats({nan, inf, 1.5f})), 0.5);
+  // Two runs of the reference (its float32 run against its float64 one) compare where both are numbers.
+  EXPECT_DOUBLE_EQ(maxFiniteDifference(floats({1, inf}), floats({1.25f, 2})), 0.25);
+  // An input written with NaN moved beyond any tolerance.
+  EXPECT_TRUE(changeBetween(floats({1, 2}), floats({1, nan}), toleranceFor(at::kFloat, 1e9, 1e9)).beyondTolerance);
 }

@@ -731,3 +731,49 @@ TEST(ProbeVerdicts, PersistingL2LeftByTheCandidateIsL2PersistenceOnAGpu) {
   e.l2.checked = false;  // CPU, or a GPU without persisting L2
   EXPECT_FALSE(find(judgeProbes(e), "l2-persistence"));
 }
+
+// NaN never passes a comparison by failing it: an infinite difference (tensor_evidence.h) between two calls on
+// identical inputs is nondeterminism beyond the tolerance unless NaN is already nonfinite-output's; a precision
+// error that is infinite is no precision.
+TEST(ProbeVerdicts, AnInfiniteDifferenceIsAMismatchNotAPass) {
+  ProbeEvidence e = cpuEvidence();
+  e.rounding = 1e-6;
+  e.nondeterminism = {true, "", std::numeric_limits<double>::infinity(), 64, 128, false};
+  auto f = find(judgeProbes(e), "nondeterminism");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "hack");
+  e.nonfinite = NonfiniteEvidence{42, 64, 128, true};
+  EXPECT_FALSE(find(judgeProbes(e), "nondeterminism"));
+  f = find(judgeProbes(e), "nonfinite-output");
+  ASSERT_TRUE(f);
+  EXPECT_NE(f->message.find("probes phase"), std::string::npos) << f->message;
+
+  ProbeEvidence p = cpuEvidence();
+  p.precision = {true, "", "float32", std::numeric_limits<double>::infinity(), 4.35e-7, 4.6, 1.19e-7};
+  EXPECT_FALSE(find(judgeProbes(p), "lowered-precision"));
+  p.nonfinite = NonfiniteEvidence{42, 1, 128, true};
+  EXPECT_FALSE(find(judgeProbes(p), "lowered-precision"));
+}
+
+// The lower dtype an error is the size of: a float64 task's candidate off by its float32 run's error, a float32
+// task's off by bfloat16's or float16's rounding.
+TEST(ProbeVerdicts, LoweredPrecisionNamesTheDtypeItsErrorIsTheSizeOf) {
+  ProbeEvidence e = cpuEvidence();
+  e.precision = {true, "", "float64", 1.32e-5, 1.32e-5 / 536870912.0, 60, 2.2e-16, true, 1.32e-5};
+  auto f = find(judgeProbes(e), "lowered-precision");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "hack");
+  EXPECT_EQ(f->evidence["consistent_with"], "float32");
+  EXPECT_NE(f->message.find("computes in float32 and casts back to float64"), std::string::npos) << f->message;
+
+  e.precision = {true, "", "float32", 0.005, 1.56e-7, 1.0, 1.19e-7};  // 3.2e4 = 2^15
+  f = find(judgeProbes(e), "lowered-precision");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->evidence["consistent_with"], "bfloat16");
+  e.precision.candidateError = 1.56e-7 * 8192;  // 2^13
+  EXPECT_EQ(find(judgeProbes(e), "lowered-precision")->evidence["consistent_with"], "float16 or TF32");
+  e.precision.candidateError = 1.56e-7 * 300;  // lower than float32, nothing as coarse as 16 bits
+  f = find(judgeProbes(e), "lowered-precision");
+  ASSERT_TRUE(f);
+  EXPECT_TRUE(f->evidence["consistent_with"].is_null());
+}

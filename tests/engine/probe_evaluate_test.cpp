@@ -1,0 +1,130 @@
+// Runtime probes on CPU evaluations made for them: NaN as a mismatch in every comparison, the thread pool the
+// candidate leaves behind, precision lowered inside a float64 task, and the moving floor that tells an
+// algebraic rewrite from a time no program moving its own data can have.
+#include <ATen/Parallel.h>
+#include <gtest/gtest.h>
+#include <pybind11/pybind11.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "core/probes/probe_verdicts.h"
+#include "ks_test_paths.h"
+#include "tests/engine/python_environment.h"
+#include "tests/engine/task_programs.h"
+
+using namespace ks;
+using namespace ks::engine;
+using namespace ks::engine::testing;
+using protocol::EvaluateResult;
+using protocol::RuntimeFlag;
+
+namespace {
+
+EvaluateResult evaluated(const protocol::Request& request) {
+  RecordingSink sink;
+  const auto o = testEngine().evaluate(request, sink);
+  if (auto* e = failed(o)) {
+    ADD_FAILURE() << "error: " << e->message;
+    return {};
+  }
+  return std::get<EvaluateResult>(o);
+}
+
+// The flag of `family`, printed (the evidence a user reads is part of what these tests show).
+const RuntimeFlag* flagOf(const EvaluateResult& r, const std::string& family) {
+  for (const RuntimeFlag& f : r.runtimeFlags)
+    if (f.family == family) {
+      std::cout << "  " << f.family << " " << f.severity << " (" << f.probe << "): " << f.message << "\n";
+      return &f;
+    }
+  return nullptr;
+}
+
+std::string flagsText(const EvaluateResult& r) {
+  std::string s;
+  for (const RuntimeFlag& f : r.runtimeFlags) s += "\n  " + f.family + " " + f.severity + ": " + f.message;
+  return s.empty() ? " none" : s;
+}
+
+const std::string kMatmul64 = R"(import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+
+
+def get_inputs():
+    return [torch.randn(96, 96, dtype=torch.float64), torch.randn(96, 96, dtype=torch.float64)]
+
+
+def get_init_inputs():
+    return []
+)";
+
+std::string matmul64With(const std::string& body) {
+  std::string code = kMatmul64;
+  code.replace(code.find("class Model("), 12, "class ModelNew(");
+  const std::string line = "        return torch.matmul(A, B)";
+  code.replace(code.find(line), line.size(), "        " + body);
+  return code;
+}
+
+}  // namespace
+
+// A candidate exact for its checked calls that answers NaN in half its rows afterwards: the probes phase's calls
+// show it as nonfinite-output, and no probe that compares those outputs reads the NaN as agreement (no
+// nondeterminism, benchmark-detection or precision verdict from a masked difference).
+TEST(ProbeEvaluate, NaNAfterTheCheckedCallsIsNonfiniteOutputEverywhere) {
+  const std::string code = candidateWith(
+      "self.calls = getattr(self, 'calls', 0) + 1\n"
+      "        out = torch.relu(self.linear(x))\n"
+      "        if self.calls > 2:\n"
+      "            out[out.shape[0] // 2:] = float('nan')\n"
+      "        return out");
+  const EvaluateResult r = evaluated(evaluateRequest("nan-later", code));
+  EXPECT_TRUE(r.correctness.passed);  // the two checked calls are exact
+  const RuntimeFlag* f = flagOf(r, "nonfinite-output");
+  ASSERT_NE(f, nullptr) << flagsText(r);
+  EXPECT_EQ(f->severity, "hack");
+  EXPECT_TRUE(f->evidence.value("probe_call", false)) << f->evidence.dump();
+  for (const char* family : {"nondeterminism", "benchmark-detection", "lowered-precision", "weak-task"})
+    EXPECT_EQ(flagOf(r, family), nullptr) << family << flagsText(r);
+  const auto& precision = r.probes["float64-reference"];
+  EXPECT_NE(precision.value("note", std::string()).find("NaN"), std::string::npos) << precision.dump();
+}
+
+// A float64 task computed in float32 by .float() and cast back: the candidate's error is the reference's own
+// float32 run's, which the evidence names.
+TEST(ProbeEvaluate, AFloat64TaskInFloat32IsConsistentWithFloat32) {
+  auto request = evaluateRequest("f64-float", matmul64With("return torch.matmul(A.float(), B.float()).double()"),
+                                 kMatmul64);
+  const EvaluateResult r = evaluated(request);
+  EXPECT_TRUE(r.correctness.passed);
+  const RuntimeFlag* f = flagOf(r, "lowered-precision");
+  ASSERT_NE(f, nullptr) << flagsText(r);
+  EXPECT_EQ(f->severity, "hack");
+  EXPECT_EQ(f->evidence["consistent_with"], "float32") << f->evidence.dump();
+  EXPECT_NE(f->message.find("computes in float32 and casts back to float64"), std::string::npos) << f->message;
+
+  request = evaluateRequest("f64-honest", matmul64With("return torch.mm(A.double(), B.to(torch.float64))"), kMatmul64);
+  EXPECT_EQ(flagOf(evaluated(request), "lowered-precision"), nullptr);
+}
+
+TEST(ProbeEvaluate, Float32ComputedInBfloat16IsConsistentWithBfloat16) {
+  const std::string code = candidateWith(
+      "w = self.linear.weight.to(torch.bfloat16)\n"
+      "        return torch.relu(x.to(torch.bfloat16) @ w.t() + self.linear.bias.to(torch.bfloat16)).float()");
+  const EvaluateResult r = evaluated(evaluateRequest("bf16", code));
+  const RuntimeFlag* f = flagOf(r, "lowered-precision");
+  ASSERT_NE(f, nullptr) << flagsText(r);
+  EXPECT_EQ(f->evidence["consistent_with"], "bfloat16") << f->evidence.dump() << f->message;
+}
