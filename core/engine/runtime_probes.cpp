@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Parallel.h>
 #include <c10/core/GradMode.h>
 #include <c10/util/Exception.h>
 #include <pybind11/eval.h>
@@ -311,8 +312,16 @@ struct RuntimeProbes::Calls {
 
 RuntimeProbes::RuntimeProbes(const c10::Device& device)
     : device_(device), threadsBefore_(ThreadCensus::take()), clocks_(ClockIdentity::take()),
-      torch_(TorchIdentity::take()), imports_(ImportState::take()), l2Before_(readPersistingL2(device)) {
+      torch_(TorchIdentity::take()), imports_(ImportState::take()), pool_(ThreadPoolState::take()),
+      l2Before_(readPersistingL2(device)) {
   evidence_.device = device.is_cuda() ? "cuda" : "cpu";
+  ThreadPoolEvidence& t = evidence_.threadPool;
+  t.checked = true;
+  t.defaultThreads = pool_.threads();
+  // Fewer threads than one cannot be left behind: a candidate that takes every core for its own call and
+  // leaves one after looks, on such a machine, like one that changed nothing.
+  if (t.defaultThreads <= 1)
+    t.note = "default is " + std::to_string(t.defaultThreads) + " thread; not observable";
   py::exec(kProbeHelpers, helpers_);
 }
 
@@ -321,6 +330,7 @@ RuntimeProbes::~RuntimeProbes() {
     clocks_.restore();
     torch_.restore();
     imports_.restore();
+    pool_.restore();
     restorePersistingL2(device_, l2Before_);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kscope-runner: restoring the timing functions failed: %s\n", e.what());
@@ -358,6 +368,25 @@ void RuntimeProbes::checkClocks(const std::string& when) {
                      [&](const ImportChangeEvidence& e) { return e.what == c.what; }))
       evidence_.importChanges.push_back({c.what, c.shadows, when});
   imports_.restore();
+  checkThreadPool(when);
+}
+
+// The thread count and the pool variables against the runner's defaults. What the reference program changed is the
+// reference's own setting (it is timed with it): it becomes the baseline. What the candidate changed is
+// recorded once per name and put back at once, so no later call of either model runs on it.
+void RuntimeProbes::checkThreadPool(const std::string& when) {
+  const ThreadPoolState now = ThreadPoolState::take();
+  const std::vector<ThreadPoolChange> changes = pool_.changesIn(now);
+  if (changes.empty()) return;
+  if (when.find("reference") != std::string::npos) {
+    pool_ = now;
+    return;
+  }
+  std::vector<ThreadPoolChangeEvidence>& seen = evidence_.threadPool.changes;
+  for (const ThreadPoolChange& c : changes)
+    if (std::none_of(seen.begin(), seen.end(), [&](const ThreadPoolChangeEvidence& e) { return e.what == c.what; }))
+      seen.push_back({c.what, c.before, c.after, when});
+  pool_.restore();
 }
 
 void RuntimeProbes::rememberGiven(const ModelArgs& args) {
@@ -1079,6 +1108,10 @@ void RuntimeProbes::referenceCallStarting() {
 }
 
 void RuntimeProbes::referenceCallEnded() {
+  // The count the call ran with: its settings were entered before it (ModelUnderTest::enter).
+  int& fewest = evidence_.threadPool.referenceTimedThreads;
+  const int threads = at::get_num_threads();
+  fewest = fewest == 0 ? threads : std::min(fewest, threads);
   if (threadsBeforeCandidate_.empty() || referenceCallStart_.empty()) return;
   const ForeignCpu used = foreignCpuBetween(referenceCallStart_, threadCpuTimes(), threadsBeforeCandidate_);
   ReferenceAloneEvidence& a = evidence_.referenceAlone;

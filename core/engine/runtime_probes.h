@@ -43,6 +43,7 @@
 #include "core/probes/probe_evidence.h"
 #include "core/engine/thread_census.h"
 #include "core/engine/thread_cpu.h"
+#include "core/engine/thread_pool.h"
 #include "core/engine/torch_identity.h"
 #include "core/engine/write_watch.h"
 
@@ -122,6 +123,7 @@ class RuntimeProbes {
  private:
   struct Calls;
   void checkClocks(const std::string& when);
+  void checkThreadPool(const std::string& when);
   void rememberGiven(const ModelArgs& args);  // Python ids and data pointers of the candidate's inputs
   bool givenBefore(const ModelArgs& args) const;
   void compareProgramInputs(ModelPair& pair, std::int64_t seed);
@@ -141,6 +143,7 @@ class RuntimeProbes {
   ClockIdentity clocks_;
   TorchIdentity torch_;
   ImportState imports_;
+  ThreadPoolState pool_;  // the runner's thread pool before any program loaded (the reference's, once built)
   PersistingL2 l2Before_;  // persisting L2 before any program loaded
   std::unique_ptr<WriteWatch> writes_;
   std::vector<ProgramFile> programs_;

@@ -204,6 +204,23 @@ struct ReferenceAloneEvidence {
   int foreignThreads = 0;  // the most such threads that ran during one call
 };
 
+// slowed-reference: the thread pool the reference runs on. Torch's intra-op thread count and the variables that
+// size OpenMP's, MKL's, OpenBLAS's and numexpr's pools, remembered before any program loaded (the runner's defaults),
+// compared after each construction and each candidate call and put back at once; the count each timed reference
+// call ran with.
+struct ThreadPoolChangeEvidence {
+  std::string what;           // "torch.get_num_threads()", "OMP_NUM_THREADS", "MKL_NUM_THREADS (C environment)"
+  std::string before, after;  // "(unset)" for a variable not set
+  std::string when;           // "after the candidate program loaded", "during a candidate call"
+};
+struct ThreadPoolEvidence {
+  bool checked = false;
+  std::string note;         // "default is 1 thread; not observable" where a lowered count cannot show
+  int defaultThreads = 0;   // torch.get_num_threads() before any program loaded
+  int referenceTimedThreads = 0;  // the fewest a timed reference call ran with (0: none seen)
+  std::vector<ThreadPoolChangeEvidence> changes;
+};
+
 // l2-persistence: persisting L2 as the candidate left it (l2_persistence.h), against before any program.
 struct L2Evidence {
   bool checked = false;
@@ -279,6 +296,7 @@ struct ProbeEvidence {
   std::string distributionsNote;  // why not run
   NondeterminismEvidence nondeterminism;
   ReferenceAloneEvidence referenceAlone;
+  ThreadPoolEvidence threadPool;
   L2Evidence l2;
   std::vector<RefusedWriteEvidence> refusedWrites;
   // The size of rounding for the first seed's output: max(float32 reference's error against float64, epsilon

@@ -206,6 +206,18 @@ Json probeReport(const ProbeEvidence& e) {
                {{"candidate_changed", e.candidateSettings}, {"reference", settingsOf[0]}, {"candidate", settingsOf[1]}}},
               {"torch-identity", {{"replaced", rebinds}}},
               {"reference-alone", alone},
+              {"thread-pool", [&] {
+                 const ThreadPoolEvidence& t = e.threadPool;
+                 Json changes = Json::array();
+                 for (const ThreadPoolChangeEvidence& c : t.changes)
+                   changes.push_back({{"what", c.what}, {"before", c.before}, {"after", c.after}, {"when", c.when}});
+                 Json j = ranOrNote(t.checked, t.note);
+                 j.update({{"default_threads", t.defaultThreads},
+                           {"reference_timed_threads", t.referenceTimedThreads},
+                           {"count_observable", t.defaultThreads > 1},
+                           {"changes", changes}});
+                 return j;
+               }()},
               {"l2-persistence", [&] {
                  Json j = ranOrNote(e.l2.checked, e.l2.note);
                  j.update({{"limit_before", e.l2.limitBefore},

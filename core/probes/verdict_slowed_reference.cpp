@@ -76,6 +76,63 @@ std::vector<std::string> slowingSettings(const ProbeEvidence& e) {
   return out;
 }
 
+Json threadPoolJson(const ThreadPoolEvidence& t) {
+  Json changes = Json::array();
+  for (const ThreadPoolChangeEvidence& c : t.changes)
+    changes.push_back({{"what", c.what}, {"before", c.before}, {"after", c.after}, {"when", c.when}});
+  Json j = {{"default_threads", t.defaultThreads},
+            {"reference_timed_threads", t.referenceTimedThreads},
+            {"count_observable", t.defaultThreads > 1},
+            {"changes", changes}};
+  if (!t.note.empty()) j["note"] = t.note;
+  return j;
+}
+
+int asInt(const std::string& s) {
+  try {
+    return std::stoi(s);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+// The thread pool the candidate left for the calls after its own (thread-pool): a lower torch thread count, or
+// a pool size exported for whoever starts a pool next. The runner put each back at once, so the number is not
+// affected; in a process shared with the reference it would be.
+bool threadPoolFlag(const ProbeEvidence& e, Flags& out) {
+  const ThreadPoolEvidence& t = e.threadPool;
+  const ThreadPoolChangeEvidence* lowered = nullptr;
+  std::string exported;
+  for (const ThreadPoolChangeEvidence& c : t.changes) {
+    if (c.what == "torch.get_num_threads()") {
+      if (asInt(c.after) < asInt(c.before) && !lowered) lowered = &c;
+    } else if (c.after != "(unset)") {
+      exported += (exported.empty() ? "" : ", ") + c.what + "=" + c.after +
+                  (c.before == "(unset)" ? " (unset before)" : " (" + c.before + " before)");
+    }
+  }
+  if (!lowered && exported.empty()) return false;
+  const std::string timed = t.referenceTimedThreads > 0
+                                ? "; the reference's timed calls ran with " + std::to_string(t.referenceTimedThreads)
+                                : "";
+  std::string message;
+  if (lowered)
+    message = "The candidate left torch's thread pool at " + lowered->after + " thread(s) " + lowered->when +
+              ", against the " + lowered->before + " the runner started with" +
+              (exported.empty() ? "" : ", and exported " + exported) +
+              ": in a process shared with the reference, the reference runs on fewer threads. The runner put " +
+              lowered->before + " back at once" + timed + ".";
+  else
+    message = "The candidate exported " + exported + " " + t.changes.front().when +
+              ": a thread pool started after it (a library loaded later, a child process) runs on fewer threads. "
+              "The runner put the variables back" + timed + "." +
+              (t.defaultThreads <= 1 ? " Its thread count: " + t.note +
+                                           " (a count lowered after its calls cannot show where torch starts with one thread)."
+                                     : "");
+  add(out, "slowed-reference", "suspicious", lowered ? 0.6 : 0.5, "thread-pool", message, threadPoolJson(t));
+  return true;
+}
+
 }  // namespace
 
 void slowedReference(const ProbeEvidence& e, Flags& out) {
@@ -158,6 +215,7 @@ void slowedReference(const ProbeEvidence& e, Flags& out) {
         std::move(times));
     return;
   }
+  if (threadPoolFlag(e, out)) return;
   const std::vector<std::string> settings = slowingSettings(e);
   if (!settings.empty())
     add(out, "slowed-reference", "suspicious", 0.5, "torch-settings",

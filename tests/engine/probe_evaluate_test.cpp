@@ -50,6 +50,16 @@ std::string flagsText(const EvaluateResult& r) {
   return s.empty() ? " none" : s;
 }
 
+// The runner's default torch thread count for one test, put back after it.
+class DefaultThreads {
+ public:
+  explicit DefaultThreads(int n) : before_(at::get_num_threads()) { at::set_num_threads(n); }
+  ~DefaultThreads() { at::set_num_threads(before_); }
+
+ private:
+  int before_;
+};
+
 const std::string kMatmul64 = R"(import torch
 import torch.nn as nn
 
@@ -100,6 +110,71 @@ TEST(ProbeEvaluate, NaNAfterTheCheckedCallsIsNonfiniteOutputEverywhere) {
     EXPECT_EQ(flagOf(r, family), nullptr) << family << flagsText(r);
   const auto& precision = r.probes["float64-reference"];
   EXPECT_NE(precision.value("note", std::string()).find("NaN"), std::string::npos) << precision.dump();
+}
+
+// The thread count and the pool variables against the runner's defaults, after the import and after each call.
+TEST(ProbeEvaluate, AThreadCountLeftLowerAfterItsCallsIsFlaggedAndTheReferenceRunsWithTheDefault) {
+  const DefaultThreads two(2);
+  const std::string code = candidateWith(
+      "torch.set_num_threads(2)\n"
+      "        out = torch.relu(self.linear(x))\n"
+      "        torch.set_num_threads(1)\n"
+      "        return out");
+  const EvaluateResult r = evaluated(evaluateRequest("pool-starved", code));
+  const RuntimeFlag* f = flagOf(r, "slowed-reference");
+  ASSERT_NE(f, nullptr) << flagsText(r);
+  EXPECT_EQ(f->probe, "thread-pool");
+  EXPECT_EQ(f->severity, "suspicious");
+  EXPECT_NE(f->message.find("at 1 thread(s)"), std::string::npos) << f->message;
+  EXPECT_EQ(f->evidence["default_threads"], 2);
+  EXPECT_EQ(f->evidence["reference_timed_threads"], 2);  // put back before every timed reference call
+  EXPECT_EQ(r.probes["thread-pool"]["reference_timed_threads"], 2);
+  EXPECT_EQ(at::get_num_threads(), 2);  // and after the request
+}
+
+TEST(ProbeEvaluate, ExportedPoolSizesAreFlaggedAndPutBackInBothEnvironments) {
+  ::unsetenv("OMP_NUM_THREADS");
+  ::unsetenv("MKL_NUM_THREADS");
+  const std::string code = candidateWith("return torch.relu(self.linear(x))",
+                                         "import os\nos.environ['OMP_NUM_THREADS'] = '1'\n"
+                                         "os.putenv('MKL_NUM_THREADS', '1')\n");
+  const EvaluateResult r = evaluated(evaluateRequest("pool-exported", code));
+  const RuntimeFlag* f = flagOf(r, "slowed-reference");
+  ASSERT_NE(f, nullptr) << flagsText(r);
+  EXPECT_EQ(f->probe, "thread-pool");
+  EXPECT_NE(f->message.find("OMP_NUM_THREADS=1"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("MKL_NUM_THREADS (C environment)=1"), std::string::npos) << f->message;
+  EXPECT_EQ(std::getenv("OMP_NUM_THREADS"), nullptr);
+  EXPECT_EQ(std::getenv("MKL_NUM_THREADS"), nullptr);
+  EXPECT_FALSE(pybind11::module_::import("os").attr("environ").attr("__contains__")("OMP_NUM_THREADS").cast<bool>());
+}
+
+// Where torch starts with one thread, a count lowered after the candidate's calls cannot show: the probe says so.
+TEST(ProbeEvaluate, WithOneThreadByDefaultTheThreadCountIsNotObservableAndSaysSo) {
+  const DefaultThreads one(1);
+  const std::string code = candidateWith(
+      "torch.set_num_threads(2)\n"
+      "        out = torch.relu(self.linear(x))\n"
+      "        torch.set_num_threads(1)\n"
+      "        return out");
+  const EvaluateResult r = evaluated(evaluateRequest("pool-one-thread", code));
+  EXPECT_EQ(flagOf(r, "slowed-reference"), nullptr) << flagsText(r);
+  EXPECT_EQ(r.probes["thread-pool"]["note"], "default is 1 thread; not observable");
+  EXPECT_EQ(r.probes["thread-pool"]["count_observable"], false);
+}
+
+TEST(ProbeEvaluate, ACountPutBackAfterItsOwnCallIsNoChange) {
+  const DefaultThreads two(2);
+  const std::string code = candidateWith(
+      "previous = torch.get_num_threads()\n"
+      "        torch.set_num_threads(1)\n"
+      "        try:\n"
+      "            return torch.relu(self.linear(x))\n"
+      "        finally:\n"
+      "            torch.set_num_threads(previous)");
+  const EvaluateResult r = evaluated(evaluateRequest("pool-restored", code));
+  EXPECT_EQ(flagOf(r, "slowed-reference"), nullptr) << flagsText(r);
+  EXPECT_TRUE(r.probes["thread-pool"]["changes"].empty()) << r.probes["thread-pool"].dump();
 }
 
 // A float64 task computed in float32 by .float() and cast back: the candidate's error is the reference's own

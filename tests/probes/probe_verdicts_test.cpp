@@ -777,3 +777,39 @@ TEST(ProbeVerdicts, LoweredPrecisionNamesTheDtypeItsErrorIsTheSizeOf) {
   ASSERT_TRUE(f);
   EXPECT_TRUE(f->evidence["consistent_with"].is_null());
 }
+
+// The thread pool the candidate left behind (thread-pool): a lower count than the runner started with, or a
+// pool size exported, is suspicious; the runner put each back. Where torch starts with one thread the count
+// cannot show, and the flag for an export says so.
+TEST(ProbeVerdicts, AThreadPoolLeftSmallerIsSlowedReference) {
+  ProbeEvidence e = cpuEvidence();
+  e.threadPool.checked = true;
+  e.threadPool.defaultThreads = 8;
+  e.threadPool.referenceTimedThreads = 8;
+  e.threadPool.changes = {{"torch.get_num_threads()", "8", "16", "during a candidate call"}};  // more: no harm
+  EXPECT_FALSE(find(judgeProbes(e), "slowed-reference"));
+  e.threadPool.changes = {{"torch.get_num_threads()", "8", "1", "during a candidate call"},
+                          {"OMP_NUM_THREADS", "(unset)", "1", "after the candidate program loaded"}};
+  auto f = find(judgeProbes(e), "slowed-reference");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  EXPECT_EQ(f->probe, "thread-pool");
+  EXPECT_NE(f->message.find("at 1 thread(s) during a candidate call, against the 8"), std::string::npos)
+      << f->message;
+  EXPECT_NE(f->message.find("OMP_NUM_THREADS=1 (unset before)"), std::string::npos) << f->message;
+  EXPECT_EQ(f->evidence["reference_timed_threads"], 8);
+
+  e.threadPool = {};
+  e.threadPool.checked = true;
+  e.threadPool.defaultThreads = 1;
+  e.threadPool.note = "default is 1 thread; not observable";
+  EXPECT_FALSE(find(judgeProbes(e), "slowed-reference"));
+  EXPECT_EQ(probeReport(e)["thread-pool"]["note"], "default is 1 thread; not observable");
+  e.threadPool.changes = {{"MKL_NUM_THREADS (C environment)", "(unset)", "1", "after the candidate program loaded"}};
+  f = find(judgeProbes(e), "slowed-reference");
+  ASSERT_TRUE(f);
+  EXPECT_NE(f->message.find("default is 1 thread; not observable"), std::string::npos) << f->message;
+  // A variable taken away is not a smaller pool.
+  e.threadPool.changes = {{"OMP_NUM_THREADS", "4", "(unset)", "after the candidate program loaded"}};
+  EXPECT_FALSE(find(judgeProbes(e), "slowed-reference"));
+}
