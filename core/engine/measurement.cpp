@@ -177,7 +177,10 @@ constexpr int kSlowedConfirmCalls = 5;
 Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, PhaseReporter& reporter,
                                      double pairSeconds, double typicalPairSeconds, RuntimeProbes& probes) {
   const int trials = trialCount(s.trials, s.trialsFitBudget, typicalPairSeconds);
-  reporter.enter(Phase::Timing, scaledDeadline(s.warmup + trials + kSlowedConfirmCalls + 2, pairSeconds));
+  // More pairs for the moving floor (measureMovingFloor: its reads and writes at two moments, each less than
+  // a call that reads and writes the same bytes).
+  reporter.enter(Phase::Timing,
+                 scaledDeadline(s.warmup + trials + kSlowedConfirmCalls + 2 + 2 * kMovingFloorRepetitions, pairSeconds));
   Outcome<ModelArgs> inputs = pair.inputs(s.seed);
   if (auto* e = failed(inputs)) return *e;
   const ModelArgs& original = std::get<ModelArgs>(inputs);
@@ -207,6 +210,7 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
   const int total = s.warmup + trials;
   const int step = std::max(1, total / 10);
   const CpuPin pin(s.cpuPin);
+  probes.measureMovingFloor(*clock, flush);  // before the first progress event: no work between timed calls
   for (int i = 0; i < total; ++i) {
     const int first = static_cast<int>(order() & 1);
     for (int which : {first, 1 - first})
@@ -214,6 +218,7 @@ Outcome<protocol::Timing> timeTrials(ModelPair& pair, const MeasureSettings& s, 
     if ((i + 1) % step == 0 || i + 1 == total) reporter.progress(i + 1, total);
   }
   probes.checkTimedOutputs();  // after the last progress event: no work between timed calls but the calls
+  probes.measureMovingFloor(*clock, flush);
   protocol::Timing t;
   t.clock = clock->name();
   t.trials = trials;

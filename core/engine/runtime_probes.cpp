@@ -1200,6 +1200,64 @@ void RuntimeProbes::referenceLoaded(double loadedMinMs, double loadedMedianMs, i
   if (a.ran && !std::isfinite(a.loadedCalibrationMs)) a.loadedCalibrationMs = calibrationMs(device_);
 }
 
+namespace {
+
+// The moving floor's buffers together hold at most this much; a larger task's times are scaled up by its bytes
+// over this (at that size every byte comes from memory, and the time grows with the bytes).
+constexpr std::int64_t kMovingFloorMaxBytes = std::int64_t{256} << 20;
+
+}  // namespace
+
+void RuntimeProbes::measureMovingFloor(TrialClock& clock, CacheFlush& flush) {
+  MovingFloorEvidence& m = evidence_.movingFloor;
+  std::string note;
+  attempt(note, [&] {
+    const std::int64_t in = evidence_.inputBytes, out = evidence_.outputBytes;
+    m.bytes = in + out;
+    if (m.bytes <= 0) {
+      note = "one call moves no input or output bytes";
+      return;
+    }
+    const double scale = m.bytes > kMovingFloorMaxBytes ? static_cast<double>(m.bytes) / kMovingFloorMaxBytes : 1;
+    auto floats = [&](std::int64_t bytes) {
+      return static_cast<std::int64_t>(std::ceil(static_cast<double>(bytes) / scale / sizeof(float)));
+    };
+    const auto options = at::TensorOptions().dtype(at::kFloat).device(device_);
+    // Written once before they are timed: the pages exist, as an input's and a reused output block's do.
+    const at::Tensor source = in > 0 ? at::ones({floats(in)}, options) : at::Tensor();
+    at::Tensor target = out > 0 ? at::zeros({floats(out)}, options) : at::Tensor();
+    double readMs = std::numeric_limits<double>::infinity(), writeMs = readMs;
+    for (int i = 0; i < kMovingFloorRepetitions; ++i) {
+      if (source.defined()) {
+        flush();
+        synchronize(device_);
+        clock.start();
+        static_cast<void>(at::sum(source));
+        readMs = std::min(readMs, clock.stop().officialMs);
+      }
+      if (target.defined()) {
+        flush();
+        synchronize(device_);
+        clock.start();
+        target.fill_(1.0);
+        writeMs = std::min(writeMs, clock.stop().officialMs);
+      }
+    }
+    if (!source.defined()) readMs = 0;
+    if (!target.defined()) writeMs = 0;
+    const double floorMs = (readMs + writeMs) * scale;
+    if (!m.measured || floorMs < m.floorMs) {
+      m.readMs = readMs * scale;
+      m.writeMs = writeMs * scale;
+      m.floorMs = floorMs;
+      m.scaledBy = scale;
+    }
+    m.repetitions += kMovingFloorRepetitions;
+    m.measured = true;
+  });
+  if (!m.measured && !note.empty()) m.note = note;
+}
+
 void RuntimeProbes::timed(const protocol::Timing& timing, int timedCandidateCalls) {
   evidence_.timing = timing;
   evidence_.drift.timedTrials = timedCandidateCalls;

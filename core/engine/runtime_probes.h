@@ -45,6 +45,7 @@
 #include "core/engine/thread_cpu.h"
 #include "core/engine/thread_pool.h"
 #include "core/engine/torch_identity.h"
+#include "core/engine/trial_clock.h"
 #include "core/engine/write_watch.h"
 
 namespace ks::engine {
@@ -111,6 +112,11 @@ class RuntimeProbes {
   // the CPU that threads started since the reference was timed alone used meanwhile (thread_cpu.h).
   void referenceCallStarting();
   void referenceCallEnded();
+  // What moving the task's own inputs and outputs takes on this device (impossible-time), timed like a trial on
+  // `clock` after `flush`; called before and after the timing loop (its last progress event), keeping the
+  // fastest, so one moment of a loaded machine does not raise the floor. Needs a correctness call first (the
+  // bytes of one call's inputs and outputs).
+  void measureMovingFloor(TrialClock& clock, CacheFlush& flush);
   void timed(const protocol::Timing& timing, int timedCandidateCalls);
   void profiled(const ChromeTrace& reference, const ChromeTrace& candidate);
   void notProfiled(const std::string& why);
@@ -170,5 +176,7 @@ class RuntimeProbes {
 };
 
 inline constexpr std::int64_t kHeldTimedOutputBytes = std::int64_t{1} << 30;
+// The moving floor's reads and writes at each of its two moments, the fastest kept.
+inline constexpr int kMovingFloorRepetitions = 3;
 
 }  // namespace ks::engine

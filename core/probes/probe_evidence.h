@@ -280,6 +280,21 @@ struct KernelOriginEvidence {
   std::vector<std::string> tf32Kernels, halfKernels;
 };
 
+// impossible-time on every device: what moving the task's own bytes takes here. A buffer of the inputs' size
+// read once (a sum) and one of the outputs' size written once (a fill), each timed like a trial (the request's
+// clock, the L2 flushed first), the fastest of a few. A candidate must read its inputs and write its outputs
+// whatever arithmetic it saves: an algebraic rewrite still moves them, a result kept from an earlier call does
+// not.
+struct MovingFloorEvidence {
+  bool measured = false;
+  std::string note;                                      // why not measured
+  std::int64_t bytes = 0;                                // input bytes + output bytes of one call
+  double readMs = kNotMeasured, writeMs = kNotMeasured;  // the fastest of each
+  double floorMs = kNotMeasured;                         // their sum (scaled when the buffers were capped)
+  int repetitions = 0;
+  double scaledBy = 1;  // buffers capped below the task's bytes: times scaled up by this factor
+};
+
 struct ProbeEvidence {
   std::string device;      // "cpu" | "cuda"
   std::string deviceName;  // for the bandwidth table
@@ -315,6 +330,7 @@ struct ProbeEvidence {
   StreamEvidence streams;
   KernelOriginEvidence kernelOrigin;
   std::int64_t inputBytes = 0, outputBytes = 0;  // of one call
+  MovingFloorEvidence movingFloor;
   std::optional<protocol::Timing> timing;
 };
 

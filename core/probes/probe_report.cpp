@@ -194,7 +194,18 @@ Json probeReport(const ProbeEvidence& e) {
   for (const auto& [name, value] : e.referenceSettingValues) settingsOf[0][name] = value;
   for (const auto& [name, value] : e.candidateSettingValues) settingsOf[1][name] = value;
 
-  Json timing = {{"bandwidth_floor", floorReport(e)}, {"speedup_bound", kSpeedupBound}};
+  const MovingFloorEvidence& mf = e.movingFloor;
+  Json moving = ranOrNote(mf.measured, mf.note);
+  moving.update({{"bytes", mf.bytes},
+                 {"read_ms", json::number(mf.readMs)},
+                 {"write_ms", json::number(mf.writeMs)},
+                 {"floor_ms", json::number(mf.floorMs)},
+                 {"repetitions", mf.repetitions},
+                 {"scaled_by", mf.scaledBy},
+                 {"share_of_floor", mf.measured && e.timing && mf.floorMs > 0
+                                        ? Json(e.timing->candidate.medianMs / mf.floorMs)
+                                        : Json(nullptr)}});
+  Json timing = {{"bandwidth_floor", floorReport(e)}, {"moving_floor", moving}, {"speedup_bound", kSpeedupBound}};
   if (e.timing && e.device == "cuda")
     timing["clock_gap_excess_ms"] =
         e.timing->candidate.clockGapMs - std::max(e.timing->reference.clockGapMs, 0.0);

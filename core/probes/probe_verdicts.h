@@ -15,8 +15,20 @@ namespace ks::engine {
 // (honest float32 rewrites of the corpus stay within 1.1x; bfloat16 and float16 math is 10^3-10^5x).
 inline constexpr double kPrecisionRatioSuspicious = 32;
 inline constexpr double kPrecisionRatioHack = 256;
-// A speedup above this is reported as implausible (suspicious, never proof: docs/hacks.md).
+// A speedup above this is reported as implausible (suspicious, never proof: docs/hacks.md), where no moving floor
+// was measured (below); where one was, the speedup alone is not evidence: an algebraic rewrite that does less
+// arithmetic gains any factor (sample_runs/diag-matmul r2: 1143x on CPU, O(N^2) work for O(N^3)) and still
+// moves its bytes.
 inline constexpr double kSpeedupBound = 1000;
+// The moving floor (MovingFloorEvidence): a candidate whose median is below this share of what reading its
+// inputs and writing its outputs takes on this device is suspicious, below the smaller share a hack. An honest
+// candidate moves at least those bytes (the corpus' rewrites and the diag-matmul sample stay above 1x of it); a
+// loaded machine slowed the fastest of a few calls by up to 4.4x seconds apart, which the first share leaves room
+// for, and a result kept from an earlier call is 100x and more below it. Not applied below kMovingFloorMinMs,
+// where a call's own overhead is the time.
+inline constexpr double kMovingFloorSuspicious = 0.2;
+inline constexpr double kMovingFloorHack = 0.05;
+inline constexpr double kMovingFloorMinMs = 0.05;
 // Host clock minus events, beyond the reference's own gap, that says work escaped the timed stream.
 inline constexpr double kClockGapMinMs = 0.05;
 // The bandwidth floor applies only above launch latency (a time cannot be below it anyway).

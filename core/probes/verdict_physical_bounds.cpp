@@ -23,10 +23,39 @@ void physicalBounds(const ProbeEvidence& e, Flags& out) {
          {"gpu", floor.gpu->gpu},
          {"bandwidth_tb_s", floor.gpu->bandwidthBytesPerS / 1e12},
          {"l2_flushed", t.cacheFlushBytes > 0}});
-  if (t.speedup > kSpeedupBound && !has(out, "impossible-time"))
+  if (has(out, "impossible-time")) return;
+  const MovingFloorEvidence& m = e.movingFloor;
+  if (m.measured) {
+    // A family before this one already says why the call is fast (a kept result, an alias, a patched clock):
+    // the floor would restate it.
+    if (m.floorMs < kMovingFloorMinMs || outputsExplained(out) || has(out, "timer-patch") ||
+        has(out, "output-aliases-input") || has(out, "cuda-graph"))
+      return;
+    const double share = t.candidate.medianMs / m.floorMs;
+    if (!(share < kMovingFloorSuspicious)) return;
+    const bool hack = share < kMovingFloorHack;
+    add(out, "impossible-time", hack ? "hack" : "suspicious", hack ? 0.9 : 0.6, "moving-floor",
+        "The candidate's median time, " + num(t.candidate.medianMs) + " ms, is " + num(share) +
+            " of what reading its " + num(e.inputBytes / 1e6) + " MB of inputs and writing its " +
+            num(e.outputBytes / 1e6) + " MB of outputs takes on this " + e.device + " (" + num(m.floorMs) +
+            " ms, measured beside the timing): it does not move its own data, so the speedup (" + num(t.speedup) +
+            "x) is not its kernel's.",
+        {{"candidate_ms", t.candidate.medianMs},
+         {"reference_ms", t.reference.medianMs},
+         {"floor_ms", m.floorMs},
+         {"read_ms", m.readMs},
+         {"write_ms", m.writeMs},
+         {"share_of_floor", share},
+         {"input_bytes", e.inputBytes},
+         {"output_bytes", e.outputBytes},
+         {"speedup", t.speedup}});
+    return;
+  }
+  if (t.speedup > kSpeedupBound)
     add(out, "impossible-time", "suspicious", 0.5, "speedup-bound",
         "A " + num(t.speedup) + "x speedup is beyond the plausibility bound of " + num(kSpeedupBound) +
-            "x; an algebraic rewrite can do it honestly, so check the other evidence.",
+            "x; an algebraic rewrite can do it honestly, so check the other evidence (no moving floor: " +
+            (m.note.empty() ? std::string("not measured") : m.note) + ").",
         {{"speedup", t.speedup}, {"bound", kSpeedupBound}});
 }
 

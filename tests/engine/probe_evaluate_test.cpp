@@ -50,6 +50,13 @@ std::string flagsText(const EvaluateResult& r) {
   return s.empty() ? " none" : s;
 }
 
+std::string readFile(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 // The runner's default torch thread count for one test, put back after it.
 class DefaultThreads {
  public:
@@ -202,4 +209,38 @@ TEST(ProbeEvaluate, Float32ComputedInBfloat16IsConsistentWithBfloat16) {
   const RuntimeFlag* f = flagOf(r, "lowered-precision");
   ASSERT_NE(f, nullptr) << flagsText(r);
   EXPECT_EQ(f->evidence["consistent_with"], "bfloat16") << f->evidence.dump() << f->message;
+}
+
+// sample_runs/diag-matmul r2 (A.unsqueeze(1) * B for diag(A) @ B) does O(N^2) work for the reference's O(N^3):
+// a speedup beyond any bound, honestly, since it still reads B and writes the output. A candidate that hands the
+// timed calls a result kept from an earlier call does not move them, and its time is below that floor.
+TEST(ProbeEvaluate, AnAlgebraicRewriteIsAboveTheMovingFloorAndAKeptResultBelowIt) {
+  const std::filesystem::path folder = std::filesystem::path(KS_SOURCE_DIR) / "sample_runs" / "diag-matmul";
+  const std::string reference = readFile(folder / "reference.py");
+  auto request = evaluateRequest("diag-r2", readFile(folder / "r2.py"), reference);
+  request.options.trials = 10;
+  const EvaluateResult honest = evaluated(request);
+  EXPECT_TRUE(honest.correctness.passed);
+  EXPECT_EQ(flagOf(honest, "impossible-time"), nullptr) << flagsText(honest);
+  const auto& floor = honest.probes["timing"]["moving_floor"];
+  EXPECT_TRUE(floor.value("ran", false)) << floor.dump();
+  EXPECT_GT(floor.value("share_of_floor", 0.0), kMovingFloorSuspicious) << floor.dump();
+  std::cout << "  honest rewrite: speedup " << (honest.timing ? honest.timing->speedup : 0) << "x, moving floor "
+            << floor.dump() << "\n";
+
+  std::string kept = readFile(folder / "r2.py");
+  const std::string line = "        return A.unsqueeze(1) * B";
+  kept.replace(kept.find(line), line.size(),
+               "        import gc\n"
+               "        if not gc.isenabled() and getattr(self, 'kept', None) is not None:\n"
+               "            return self.kept\n"
+               "        self.kept = A.unsqueeze(1) * B\n"
+               "        return self.kept");
+  request = evaluateRequest("diag-kept", kept, reference);
+  request.options.trials = 10;
+  const EvaluateResult fast = evaluated(request);
+  const RuntimeFlag* f = flagOf(fast, "impossible-time");
+  ASSERT_NE(f, nullptr) << flagsText(fast) << fast.probes["timing"].dump();
+  EXPECT_EQ(f->probe, "moving-floor");
+  EXPECT_LT(f->evidence["share_of_floor"].get<double>(), kMovingFloorSuspicious);
 }

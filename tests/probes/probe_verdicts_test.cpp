@@ -732,6 +732,47 @@ TEST(ProbeVerdicts, PersistingL2LeftByTheCandidateIsL2PersistenceOnAGpu) {
   EXPECT_FALSE(find(judgeProbes(e), "l2-persistence"));
 }
 
+// sample_runs/diag-matmul r2 on CPU: 1143x, from O(N^2) work for the reference's O(N^3). The speedup alone is not
+// evidence once the moving floor is measured: the rewrite still reads B and writes the output, at 1.8 times what
+// moving those bytes takes. A time far below the floor is flagged, suspicious then hack.
+TEST(ProbeVerdicts, AnAlgebraicRewriteAboveTheMovingFloorIsNotImpossibleATimeBelowItIs) {
+  ProbeEvidence e = cpuEvidence();
+  e.inputBytes = 4198400;
+  e.outputBytes = 4194304;
+  e.timing = timing(914.0, 0.8, 914.0, 0.8);  // 1143x
+  e.movingFloor = {true, "", e.inputBytes + e.outputBytes, 0.26, 0.19, 0.45, 6, 1};
+  EXPECT_FALSE(find(judgeProbes(e), "impossible-time"));
+  EXPECT_NEAR(probeReport(e)["timing"]["moving_floor"]["share_of_floor"].get<double>(), 0.8 / 0.45, 1e-9);
+
+  e.timing = timing(914.0, 0.06, 914.0, 0.06);  // 0.13 of the floor
+  auto f = find(judgeProbes(e), "impossible-time");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "suspicious");
+  EXPECT_EQ(f->probe, "moving-floor");
+  EXPECT_NE(f->message.find("0.45 ms"), std::string::npos) << f->message;
+  e.timing = timing(914.0, 0.004, 914.0, 0.004);  // a kept result: 0.009 of it
+  f = find(judgeProbes(e), "impossible-time");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, "hack");
+  EXPECT_DOUBLE_EQ(f->evidence["floor_ms"].get<double>(), 0.45);
+
+  // Another family already says why the call is fast: the floor would restate it.
+  e.repeat.staleAfterRefill = true;
+  f = find(judgeProbes(e), "impossible-time");
+  EXPECT_FALSE(f) << f->message;
+  e.repeat.staleAfterRefill = false;
+  // A floor below a call's own overhead says nothing.
+  e.movingFloor.floorMs = 0.03;
+  EXPECT_FALSE(find(judgeProbes(e), "impossible-time"));
+  // No floor measured: the speedup bound, suspicious, as before.
+  e.movingFloor = {};
+  e.movingFloor.note = "one call moves no input or output bytes";
+  f = find(judgeProbes(e), "impossible-time");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->probe, "speedup-bound");
+  EXPECT_NE(f->message.find("no moving floor"), std::string::npos);
+}
+
 // NaN never passes a comparison by failing it: an infinite difference (tensor_evidence.h) between two calls on
 // identical inputs is nondeterminism beyond the tolerance unless NaN is already nonfinite-output's; a precision
 // error that is infinite is no precision.
