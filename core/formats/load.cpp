@@ -13,6 +13,7 @@
 #include "core/formats/issue_list.h"
 #include "core/formats/kernelbench_layout.h"
 #include "core/formats/kernelbench_reader.h"
+#include "core/formats/kernelbench_run_reader.h"
 #include "core/formats/line_stream.h"
 #include "core/formats/run_format.h"
 #include "core/formats/spooled_input.h"
@@ -57,7 +58,8 @@ std::string unknownFormatProblem(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(path, ec))
     return "folder is not a KernelBench task folder (level1/, level2/, ... or a folder named levelN), a "
            "CUDA-L2 release (kernels/<gpu>_<ACC>/M_N_K.cu and eval_results/) nor a good-kernels folder (task "
-           "folders with ref.py and src.py)";
+           "folders with ref.py and src.py) nor a KernelBench run (eval_results.json, "
+           "level_<L>_problem_<P>_sample_<S>_kernel.py)";
   if (std::string problem = fileOpenProblem(path); !problem.empty()) return "cannot read: " + problem;
   if (std::filesystem::file_size(path, ec) == 0 && !ec) return "file is empty";
   const std::string head = firstLinePrefix(path);
@@ -93,6 +95,8 @@ Detected detect(const std::filesystem::path& path) {
     d.format = InputFormat::CudaL2Release;
   else if ((d.goodKernels = goodKernelsInputKind(path)) != GoodKernelsInput::None)
     d.format = InputFormat::GoodKernelsFolder;
+  else if (kernelBenchRunInputKind(path) != KernelBenchRunInput::None)
+    d.format = InputFormat::KernelBenchRun;
   else
     d.format = detectFileOrFolder(path);
   return d;
@@ -116,6 +120,8 @@ const char* formatName(InputFormat f) {
       return "cuda-l2";
     case InputFormat::GoodKernelsFolder:
       return "good-kernels";
+    case InputFormat::KernelBenchRun:
+      return "kernelbench-run";
     case InputFormat::Unknown:
       return "unknown";
   }
@@ -155,6 +161,8 @@ RunFile loadAny(const std::filesystem::path& path, const LoadOptions& options) {
       return readCudaL2(path, options, detected.cudaL2);
     case InputFormat::GoodKernelsFolder:
       return readGoodKernels(path, options, detected.goodKernels);
+    case InputFormat::KernelBenchRun:
+      return readKernelBenchRun(path, options);
     case InputFormat::Unknown:
       break;
   }

@@ -19,6 +19,7 @@ enum class InputFormat {
   CudaSource,
   CudaL2Release,
   GoodKernelsFolder,
+  KernelBenchRun,
   Unknown
 };
 
@@ -39,9 +40,12 @@ struct LoadOptions {
 
 // Looks at the path (folder or file) and, for files, the first non-empty line. A folder with kernels/ and
 // eval_results/, a kernels/<gpu>_<ACC>/ folder or an M_N_K.cu inside one is CUDA-L2 (before cuda-source); a
-// folder holding ref.py and src.py, or whose sub-folders do, is good-kernels (before KernelBench).
+// folder holding ref.py and src.py, or whose sub-folders do, is good-kernels (before KernelBench). A folder
+// holding eval_results.json or level_<L>_problem_<P>_sample_<S>_kernel.py files, or a file named
+// eval_results.json, is a KernelBench run (after good-kernels, before the KernelBench task folder).
 InputFormat detectFormat(const std::filesystem::path& path);
-// "cuda-l1", "kscope-run", "kernelbench", "cuda-source", "cuda-l2", "good-kernels", "unknown"
+// "cuda-l1", "kscope-run", "kernelbench", "cuda-source", "cuda-l2", "good-kernels", "kernelbench-run",
+// "unknown"
 const char* formatName(InputFormat f);
 
 RunFile loadAny(const std::filesystem::path& path, const LoadOptions& options = {});

@@ -20,7 +20,8 @@ struct LoadIssue {
 
 struct RunFile {
   std::string path;    // the file or folder it came from
-  std::string format;  // "cuda-l1", "kscope-run", "kernelbench", "cuda-source", "cuda-l2", "good-kernels"
+  std::string format;  // "cuda-l1", "kscope-run", "kernelbench", "cuda-source", "cuda-l2", "good-kernels",
+                       // "kernelbench-run"
   std::string title;   // human title (run header or file name)
   std::string description;
   std::vector<Task> tasks;

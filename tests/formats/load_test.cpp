@@ -77,7 +77,8 @@ TEST(LoadAny, UnloadableInputsSayWhy) {
       only(loadAny(dir.path() / "plain")),
       "folder is not a KernelBench task folder (level1/, level2/, ... or a folder named levelN), a "
       "CUDA-L2 release (kernels/<gpu>_<ACC>/M_N_K.cu and eval_results/) nor a good-kernels folder (task "
-      "folders with ref.py and src.py)");
+      "folders with ref.py and src.py) nor a KernelBench run (eval_results.json, "
+      "level_<L>_problem_<P>_sample_<S>_kernel.py)");
 }
 
 // The same stray byte on line 2 or on line 200 of a 250-line CUDA-L1 file skips that line only.
