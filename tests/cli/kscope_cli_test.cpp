@@ -95,6 +95,29 @@ TEST_F(KscopeCli, UnreadableInputExitsTwoAndNamesTheFile) {
   EXPECT_NE(r.err.find("binary file"), std::string::npos) << r.err;
 }
 
+// A run folder KernelBench's scripts write, with KernelBench/ and results/timing/ above it: the recorded
+// runtime over the reference's time is the speedup.
+TEST_F(KscopeCli, SummaryOfAKernelBenchRunFolder) {
+  for (const char* folder : {"KernelBench/level1", "results/timing/L40S", "runs/demo"})
+    fs::create_directories(dir_ / folder);
+  write("KernelBench/level1/1_Square_matrix_multiplication_.py", "class Model: pass\n");
+  write("results/timing/L40S/baseline_time_torch.json",
+        R"({"level1": {"1_Square_matrix_multiplication_.py": {"mean": 3.0}}})");
+  write("runs/demo/level_1_problem_1_sample_0_kernel.py", "class ModelNew: pass\n");
+  write("runs/demo/eval_results.json",
+        R"({"1": [{"sample_id": 0, "compiled": true, "correctness": true, "runtime": 1.5}]})");
+  const Result r = kscope("summary --json " + quoted((dir_ / "runs/demo").string()));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const json j = parse(r);
+  const json& f = j["files"][0];
+  EXPECT_EQ(f["format"], "kernelbench-run");
+  EXPECT_EQ(f["tasks"], 1);
+  EXPECT_EQ(f["candidates"], 1);
+  EXPECT_EQ(f["overall"]["with_speedup"], 1);
+  EXPECT_NEAR(f["overall"]["median"].get<double>(), 2.0, 1e-12);
+}
+
 TEST_F(KscopeCli, LoadErrorsGoToStderrAndExitOne) {
   const fs::path file =
       write("bad.jsonl",
