@@ -67,8 +67,8 @@ void MainWindow::createMenus() {
   QAction* folder = file->addAction(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open &Folder…"), this,
                                     &MainWindow::chooseFolder);
   folder->setStatusTip(
-      tr("Open a KernelBench folder, a CUDA-L2 release (or one of its kernel folders) or a "
-         "good-kernels folder"));
+      tr("Open a KernelBench folder or KernelBench run (runs/<name>), a CUDA-L2 release (or one of its "
+         "kernel folders) or a good-kernels folder"));
   folder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
   m_recentMenu = file->addMenu(tr("Open &Recent"));
   m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
@@ -303,7 +303,7 @@ void MainWindow::chooseFile() {
 
 QFileDialog* MainWindow::makeFolderDialog() {
   auto* dialog =
-      new QFileDialog(this, tr("Open Folder (KernelBench, CUDA-L2, good-kernels)"), dialogFolder());
+      new QFileDialog(this, tr("Open Folder (KernelBench tasks or run, CUDA-L2, good-kernels)"), dialogFolder());
   dialog->setObjectName(QStringLiteral("openFolderDialog"));
   dialog->setFileMode(QFileDialog::Directory);
   dialog->setOption(QFileDialog::ShowDirsOnly);
