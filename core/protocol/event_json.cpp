@@ -164,7 +164,45 @@ Event eventFrom(const Fields& f) {
 }  // namespace
 
 std::string encodeEvent(const Event& event) {
-  return std::visit(Encoder{}, event).dump(-1, ' ', false, Json::error_handler_t::replace);
+  return eventJson(event).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+Json eventJson(const Event& event) { return std::visit(Encoder{}, event); }
+
+Json endEventJson(const std::string& id, const EvaluateResult& result) {
+  Json j = {{"id", id}, {"event", "result"}, {"ok", result.correctness.passed}};  // Encoder's order
+  j["result"] = toJson(result);
+  return j;
+}
+
+Json endEventJson(const std::string& id, const ErrorInfo& error) {
+  return {{"id", id}, {"event", "error"}, {"error", errorJson(error)}};
+}
+
+Decoded<EvaluateEnd> decodeEvaluateEnd(const EndEvent& end) {
+  if (const auto* error = std::get_if<ErrorEvent>(&end)) return {EvaluateEnd{error->id, error->error}, {}};
+  const ResultEvent& result = std::get<ResultEvent>(end);
+  Decoded<EvaluateResult> evaluation = decodeEvaluateResult(result.result);
+  if (!evaluation.value) return {std::nullopt, std::move(evaluation.error)};
+  return {EvaluateEnd{result.id, std::move(*evaluation.value)}, {}};
+}
+
+Decoded<EvaluateEnd> decodeEvaluateEnd(const Json& endEvent) {
+  if (!endEvent.is_object()) return {std::nullopt, "the end event is not a JSON object"};
+  try {
+    const Fields f(endEvent, "");
+    const std::string kind = f.str("event");
+    const std::string id = f.strOr("id", "");
+    if (kind == "error") return {EvaluateEnd{id, errorFrom(f.object("error"))}, {}};
+    if (kind != "result")
+      return {std::nullopt, "the end event is neither a result nor an error: \"" + kind + "\""};
+    (void)f.boolean("ok");  // required, as in every result event
+    Decoded<EvaluateResult> evaluation = decodeEvaluateResult(f.raw("result"));
+    if (!evaluation.value) return {std::nullopt, std::move(evaluation.error)};
+    return {EvaluateEnd{id, std::move(*evaluation.value)}, {}};
+  } catch (const DecodeError& e) {
+    return {std::nullopt, e.message};
+  }
 }
 
 Decoded<Event> decodeEvent(std::string_view line) {

@@ -103,6 +103,16 @@ struct ErrorEvent {
 
 using Event = std::variant<ReadyEvent, PhaseEvent, ProgressEvent, BuildEvent, ResultEvent, ErrorEvent>;
 
+// How a request ended, as a runner client returns it: the runner's result, or the error that ended it.
+using EndEvent = std::variant<ResultEvent, ErrorEvent>;
+
+// An evaluate request's end, decoded: the evaluation its result carries, or the error that ended it. What
+// the results store keeps of a re-run (core/store/stored_result.h).
+struct EvaluateEnd {
+  std::string id;  // the request's; empty for a request that was never sent
+  std::variant<EvaluateResult, ErrorInfo> outcome;
+};
+
 const char* phaseName(Phase phase);  // "load", "build", "correctness", "probes", "timing", "profile", "seed-method"
 const char* errorKindName(ErrorKind kind);  // "protocol", "load", ...
 

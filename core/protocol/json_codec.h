@@ -27,7 +27,20 @@ Decoded<Request> decodeRequest(std::string_view line);
 std::string requestIdOf(std::string_view line);
 
 std::string encodeEvent(const Event& event);
+Json eventJson(const Event& event);  // the object encodeEvent writes
 Decoded<Event> decodeEvent(std::string_view line);
+
+// An evaluate request's end event from its typed end: {"id", "event": "result", "ok", "result"} (ok is
+// correctness.passed) or {"id", "event": "error", "error"}, as encodeEvent writes it. With
+// decodeEvaluateEnd, the codec the results store writes and reads a re-run with (core/store/stored_result.h).
+Json endEventJson(const std::string& id, const EvaluateResult& result);
+Json endEventJson(const std::string& id, const ErrorInfo& error);
+// A runner client's end event, its result decoded as an evaluation.
+Decoded<EvaluateEnd> decodeEvaluateEnd(const EndEvent& end);
+// An end event's JSON as a client wrote it (the results store, kscope batch lines). Keys beside the event's
+// are ignored; a missing "id" reads as "" (kscope batch wrote the error of a request it never sent without
+// one).
+Decoded<EvaluateEnd> decodeEvaluateEnd(const Json& endEvent);
 
 // Result payloads (ResultEvent::result). Readers ignore keys they do not know.
 Json toJson(const Environment& environment);

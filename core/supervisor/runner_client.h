@@ -14,7 +14,7 @@ namespace ks::supervisor {
 
 // How a request ended: the runner's result, or an error (the runner's, or timeout/crash/memory/cancelled).
 struct RequestOutcome {
-  std::variant<protocol::ResultEvent, protocol::ErrorEvent> end;
+  protocol::EndEvent end;
 
   bool isResult() const { return std::holds_alternative<protocol::ResultEvent>(end); }
   const protocol::ResultEvent* result() const { return std::get_if<protocol::ResultEvent>(&end); }
