@@ -6,10 +6,10 @@
 #include <cstdlib>
 
 #include "app/kernelscope/run_worker.h"
-#include "core/runs/fallback_note.h"
 #include "core/cluster/gpu_list.h"
+#include "core/runs/evaluation_request.h"
+#include "core/runs/fallback_note.h"
 #include "core/runs/program_compile.h"
-#include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/runner_location.h"
 #include "views/logic/loaded_run.h"
 #include "views/logic/phase_estimate.h"
@@ -170,7 +170,7 @@ std::variant<protocol::Request, QString> RunController::requestFor(const std::sh
       runs::cudaL1EvalByDefault(run->run().format, candidate.id,
                                 m_choices.device.empty() ? m_environment->device : m_choices.device))
     choices.cudaL1Eval = protocol::Options::CudaL1EvalOptions{};
-  auto request = supervisor::evaluationRequest(run->task(row), candidate, runs::evaluateOptions(choices));
+  auto request = runs::evaluationRequest(run->task(row), candidate, runs::evaluateOptions(choices));
   if (auto* why = std::get_if<std::string>(&request)) return QString::fromStdString(*why);
   return std::get<protocol::Request>(std::move(request));
 }

@@ -2,10 +2,10 @@
 
 #include <cstdint>
 
-#include "core/protocol/json_codec.h"
 #include "core/cluster/gpu_list.h"
+#include "core/protocol/json_codec.h"
+#include "core/runs/outcome_json.h"
 #include "core/runs/record_result.h"
-#include "core/supervisor/outcome_json.h"
 #include "core/supervisor/supervisor_options.h"
 
 namespace ks {
@@ -52,7 +52,7 @@ RunWorker::Finished RunWorker::evaluate(const RunJob& job,
     });
   }
   // The row is stamped with the time now: shown with the result, stored or not.
-  store::StoredResult row = runs::resultRow(supervisor::endEventJson(outcome), job.subject,
+  store::StoredResult row = runs::resultRow(runs::endEventJson(outcome.end), job.subject,
                                             job.request.options.device, "kernelscope");
   const bool wasCancelled = outcome.error() && outcome.error()->error.kind == protocol::ErrorKind::Cancelled;
   if (!wasCancelled) {  // a run the user stopped is not a result

@@ -4,8 +4,8 @@
 #include <mutex>
 
 #include "app/kscope/runner_pool.h"
-#include "core/supervisor/evaluation_request.h"
-#include "core/supervisor/outcome_json.h"
+#include "core/runs/evaluation_request.h"
+#include "core/runs/outcome_json.h"
 #include "core/supervisor/runner_supervisor.h"
 
 namespace ks::cli {
@@ -45,13 +45,13 @@ std::vector<PrebuildOutcome> prebuildAll(
     PrebuildOutcome outcome;
     outcome.attempted = true;
     const auto started = std::chrono::steady_clock::now();
-    auto request = supervisor::evaluationRequest(*e.task, *e.candidate, options);
+    auto request = runs::evaluationRequest(*e.task, *e.candidate, options);
     if (auto* why = std::get_if<std::string>(&request)) {
       outcome.event = {{"event", "error"}, {"error", {{"kind", "protocol"}, {"message", *why}}}};
     } else {
       protocol::Request r = std::get<protocol::Request>(std::move(request));
       r.op = protocol::Op::Build;
-      outcome.event = supervisor::endEventJson(runner.request(std::move(r)));
+      outcome.event = runs::endEventJson(runner.request(std::move(r)).end);
     }
     outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (pool.stopping()) return;  // a cancelled build says nothing about the candidate

@@ -32,6 +32,8 @@
 #include "app/kscope/command.h"
 #include "app/kscope/input_loading.h"
 #include "app/kscope/runner_pool.h"
+#include "core/cluster/gpu_list.h"
+#include "core/cluster/shard_plan.h"
 #include "core/hash/sha256.h"
 #include "core/json/nesting.h"
 #include "core/model/task_lookup.h"
@@ -39,15 +41,13 @@
 #include "core/protocol/gemm_baselines.h"
 #include "core/protocol/json_codec.h"
 #include "core/runs/evaluate_options.h"
+#include "core/runs/evaluation_request.h"
 #include "core/runs/fallback_note.h"
-#include "core/cluster/gpu_list.h"
+#include "core/runs/outcome_json.h"
 #include "core/runs/record_result.h"
-#include "core/cluster/shard_plan.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
-#include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/interrupt_cancel.h"
-#include "core/supervisor/outcome_json.h"
 #include "core/supervisor/phase_times.h"
 #include "core/supervisor/runner_location.h"
 #include "core/supervisor/runner_supervisor.h"
@@ -387,14 +387,15 @@ void TimingStage::evaluate(std::size_t i, supervisor::RunnerSupervisor& runner,
   if (built.final()) {
     event = built.event;
   } else {
-    auto request = supervisor::evaluationRequest(*e.task, *e.candidate, options);
+    auto request = runs::evaluationRequest(*e.task, *e.candidate, options);
     if (auto* why = std::get_if<std::string>(&request))
       event = {{"event", "error"}, {"error", {{"kind", "protocol"}, {"message", *why}}}};
     else {
       supervisor::PhaseTimes phaseTimes;
-      event = supervisor::endEventJson(
-          runner.request(std::get<protocol::Request>(std::move(request)),
-                         [&](const protocol::Event& ev) { phaseTimes.observe(ev); }));
+      event = runs::endEventJson(runner
+                                     .request(std::get<protocol::Request>(std::move(request)),
+                                              [&](const protocol::Event& ev) { phaseTimes.observe(ev); })
+                                     .end);
       line["phase_seconds"] = phaseTimes.finish();
     }
   }

@@ -27,8 +27,8 @@
 #include "core/model/task_lookup.h"
 #include "core/nvcc/gpu_arch.h"
 #include "core/protocol/json_codec.h"
+#include "core/runs/evaluation_request.h"
 #include "core/runs/fallback_note.h"
-#include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/interrupt_cancel.h"
 #include "core/supervisor/runner_location.h"
 #include "core/supervisor/runner_supervisor.h"
@@ -74,7 +74,7 @@ class RuntimeChecker {
   RuntimeCheck evaluate(const Task& task, const Candidate& candidate) {
     protocol::Options options;
     options.device = device_;
-    auto request = supervisor::evaluationRequest(task, candidate, options);
+    auto request = runs::evaluationRequest(task, candidate, options);
     if (auto* why = std::get_if<std::string>(&request)) return {"error", "", *why, std::nullopt, {}};
     const supervisor::RequestOutcome outcome =
         supervisor_.request(std::get<protocol::Request>(std::move(request)));

@@ -27,15 +27,15 @@
 #include "core/runs/candidate_history.h"
 #include "core/runs/cuda_l1_gap.h"
 #include "core/runs/evaluate_options.h"
+#include "core/runs/evaluation_request.h"
 #include "core/runs/fallback_note.h"
 #include "core/runs/gemm_baseline_table.h"
+#include "core/runs/outcome_json.h"
 #include "core/runs/program_compile.h"
 #include "core/runs/record_result.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
-#include "core/supervisor/evaluation_request.h"
 #include "core/supervisor/interrupt_cancel.h"
-#include "core/supervisor/outcome_json.h"
 #include "core/supervisor/phase_times.h"
 #include "core/supervisor/runner_location.h"
 #include "core/supervisor/runner_supervisor.h"
@@ -392,7 +392,7 @@ int runOne(const RunOptions& o) {
                              .gemmSeconds = o.gemmSeconds.size() == 2 ? o.gemmSeconds[1] : -1,
                              .gemmBaselines = o.gemmBaselines,
                              .gemmMethods = o.gemmMethods});
-  auto request = supervisor::evaluationRequest(*task, chosen->candidate, options);
+  auto request = runs::evaluationRequest(*task, chosen->candidate, options);
   if (auto* why = std::get_if<std::string>(&request)) {
     std::cerr << "kscope run: error: " << chosen->where << ": " << *why << "\n";
     return kExitError;
@@ -467,7 +467,7 @@ int runOne(const RunOptions& o) {
       });
   if (tty) terminalControl(std::cerr, kClearLine);
 
-  const Json endEvent = supervisor::endEventJson(outcome);
+  const Json endEvent = runs::endEventJson(outcome.end);
   int code = kExitError;
   std::optional<protocol::EvaluateResult> result;
   if (outcome.isResult()) {

@@ -1,6 +1,6 @@
 // The evaluate request of a CUDA-L2 kernel: a GEMM task whose entry and tile come from the kernel's source.
 // On the real release (../shared/datasets/cuda-l2; skipped with a reason when absent).
-#include "core/supervisor/evaluation_request.h"
+#include "core/runs/evaluation_request.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include "core/formats/cuda_l2_reader.h"
 #include "ks_test_paths.h"
 
-namespace ks::supervisor {
+namespace ks::runs {
 namespace {
 
 const std::filesystem::path kRelease = std::filesystem::path(KS_SHARED_DIR) / "datasets/cuda-l2";
@@ -85,4 +85,4 @@ TEST(EvaluationRequest, GemmCandidateWithoutAnEntryIsRefusedWithAReason) {
 }
 
 }  // namespace
-}  // namespace ks::supervisor
+}  // namespace ks::runs

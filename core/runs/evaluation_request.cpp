@@ -1,9 +1,9 @@
-#include "core/supervisor/evaluation_request.h"
+#include "core/runs/evaluation_request.h"
 
 #include "core/formats/cuda_source_header.h"
 #include "core/formats/gemm_tile_config.h"
 
-namespace ks::supervisor {
+namespace ks::runs {
 namespace {
 
 // The .cu header's dtype names ("half") as torch names them ("float16").
@@ -59,4 +59,4 @@ std::variant<protocol::Request, std::string> evaluationRequest(const Task& task,
   return request;
 }
 
-}  // namespace ks::supervisor
+}  // namespace ks::runs

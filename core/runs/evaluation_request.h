@@ -8,11 +8,11 @@
 #include "core/model/task.h"
 #include "core/protocol/request.h"
 
-namespace ks::supervisor {
+namespace ks::runs {
 
 // The request, or why the candidate cannot be evaluated (no program recorded, a bad .cu header), phrased
 // for a person and naming the candidate.
 std::variant<protocol::Request, std::string> evaluationRequest(const Task& task, const Candidate& candidate,
                                                                const protocol::Options& options);
 
-}  // namespace ks::supervisor
+}  // namespace ks::runs
