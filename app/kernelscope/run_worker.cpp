@@ -4,7 +4,6 @@
 
 #include "core/cluster/gpu_list.h"
 #include "core/protocol/json_codec.h"
-#include "core/runs/outcome_json.h"
 #include "core/runs/record_result.h"
 #include "core/supervisor/supervisor_options.h"
 
@@ -52,7 +51,7 @@ RunWorker::Finished RunWorker::evaluate(const RunJob& job,
     });
   }
   // The row is stamped with the time now: shown with the result, stored or not.
-  store::StoredResult row = runs::resultRow(runs::endEventJson(outcome.end), job.subject,
+  store::StoredResult row = runs::resultRow(store::fromEndEvent(outcome.end), job.subject,
                                             job.request.options.device, "kernelscope");
   const bool wasCancelled = outcome.error() && outcome.error()->error.kind == protocol::ErrorKind::Cancelled;
   if (!wasCancelled) {  // a run the user stopped is not a result
@@ -69,7 +68,7 @@ RunWorker::Finished RunWorker::evaluate(const RunJob& job,
       finished.storeError = std::move(recorded.storeError);
     }
   }
-  finished.run = runs::measuredRun(std::move(row), outcome.end);  // from the typed outcome, not its JSON
+  finished.run = runs::measuredRun(std::move(row));  // typed from the outcome on: no JSON read back
   return finished;
 }
 

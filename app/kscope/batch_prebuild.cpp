@@ -48,10 +48,13 @@ std::vector<PrebuildOutcome> prebuildAll(
     auto request = runs::evaluationRequest(*e.task, *e.candidate, options);
     if (auto* why = std::get_if<std::string>(&request)) {
       outcome.event = {{"event", "error"}, {"error", {{"kind", "protocol"}, {"message", *why}}}};
+      outcome.end =
+          protocol::ErrorEvent{.id = "", .error = {.kind = protocol::ErrorKind::Protocol, .message = *why}};
     } else {
       protocol::Request r = std::get<protocol::Request>(std::move(request));
       r.op = protocol::Op::Build;
-      outcome.event = runs::endEventJson(runner.request(std::move(r)).end);
+      outcome.end = runner.request(std::move(r)).end;
+      outcome.event = runs::endEventJson(outcome.end);
     }
     outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (pool.stopping()) return;  // a cancelled build says nothing about the candidate

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/model/task.h"
+#include "core/protocol/events.h"
 #include "core/protocol/request.h"
 #include "core/supervisor/supervisor_options.h"
 
@@ -28,7 +29,8 @@ bool compilesCode(const Candidate& candidate);
 
 struct PrebuildOutcome {
   bool attempted = false;        // false: nothing to build for this entry
-  nlohmann::ordered_json event;  // the `build` request's end event (result or error)
+  protocol::EndEvent end;        // the `build` request's end (result or error)
+  nlohmann::ordered_json event;  // its JSON, as the batch's lines hold it
   double seconds = 0;            // wall time of the request, runner start-up included
   // The build request failed for a reason evaluating again would only repeat (a compiler error, or the
   // candidate's first call timing out): the entry is reported with this event, untimed. Other errors (a

@@ -15,13 +15,13 @@ std::optional<AppliedRepair> repairCandidate(Candidate& candidate, const std::st
   return applied;
 }
 
-nlohmann::ordered_json repairJson(const AppliedRepair& r) {
-  nlohmann::ordered_json repairs = nlohmann::ordered_json::array();
+store::StoredRepair storedRepair(const AppliedRepair& r) {
+  store::StoredRepair stored{r.originalCodeHash, {}, r.notRepaired};
   for (const repair::Repair& x : r.repairs)
-    repairs.push_back({{"kind", repair::repairKindName(x.kind)}, {"what", x.what}, {"lines", x.lines}});
-  nlohmann::ordered_json j = {{"original_code_hash", r.originalCodeHash}, {"repairs", repairs}};
-  if (!r.notRepaired.empty()) j["not_repaired"] = r.notRepaired;
-  return j;
+    stored.repairs.push_back({repair::repairKindName(x.kind), x.what, x.lines});
+  return stored;
 }
+
+nlohmann::ordered_json repairJson(const AppliedRepair& r) { return store::repairJson(storedRepair(r)); }
 
 }  // namespace ks::cli

@@ -9,6 +9,7 @@
 
 #include "core/model/candidate.h"
 #include "core/repair/program_repair.h"
+#include "core/store/stored_result.h"
 
 namespace ks::cli {
 
@@ -23,7 +24,10 @@ struct AppliedRepair {
 // nothing was repaired.
 std::optional<AppliedRepair> repairCandidate(Candidate& candidate, const std::string& arch);
 
-// {"original_code_hash": ..., "repairs": [{kind, what, lines}, ...], "not_repaired": [...]}
+// What the results store keeps of it beside the run's end event (core/store/stored_result.h).
+store::StoredRepair storedRepair(const AppliedRepair& r);
+// {"original_code_hash": ..., "repairs": [{kind, what, lines}, ...], "not_repaired": [...]}: the store's
+// "repair", as --json and batch lines print it.
 nlohmann::ordered_json repairJson(const AppliedRepair& r);
 
 }  // namespace ks::cli

@@ -109,9 +109,10 @@ bool endsWithNewline(const std::string& path) {
 }
 
 // A CUDA out-of-memory error: beside other runners' models that may be the company, not the candidate.
-bool ranOutOfGpuMemory(const Json& event) {
-  if (event.value("event", "") != "error" || !event.contains("error")) return false;
-  std::string message = event["error"].value("message", "");
+bool ranOutOfGpuMemory(const protocol::EndEvent& end) {
+  const auto* error = std::get_if<protocol::ErrorEvent>(&end);
+  if (!error) return false;
+  std::string message = error->error.message;
   std::transform(message.begin(), message.end(), message.begin(),
                  [](unsigned char c) { return std::tolower(c); });
   return message.find("out of memory") != std::string::npos;
@@ -126,13 +127,13 @@ std::string fixed2(double v) {
 // --repair: the repaired programs replace the originals in this call's copy of the input; each entry's
 // line and row carry what changed (the code hash is the repaired program's, so a resumed --out tells
 // repaired from original entries).
-std::map<const Candidate*, Json> applyRepairs(RunFile& run, const BatchOptions& o) {
-  std::map<const Candidate*, Json> repairs;
+std::map<const Candidate*, store::StoredRepair> applyRepairs(RunFile& run, const BatchOptions& o) {
+  std::map<const Candidate*, store::StoredRepair> repairs;
   if (!o.repair) return repairs;
   const std::string arch = nvcc::targetArch(o.arch);
   for (Task& t : run.tasks)
     for (Candidate& c : t.candidates)
-      if (auto applied = repairCandidate(c, arch)) repairs[&c] = repairJson(*applied);
+      if (auto applied = repairCandidate(c, arch)) repairs[&c] = storedRepair(*applied);
   std::cerr << "kscope batch: --repair: " << repairs.size() << " candidates repaired (arch " << arch << ")\n";
   return repairs;
 }
@@ -268,7 +269,7 @@ class TimingStage {
  public:
   TimingStage(const std::vector<Entry>& todo, const std::vector<PrebuildOutcome>& prebuilt,
               const BatchOptions& o, Sinks& sinks, const supervisor::InterruptCancel& interrupts,
-              const std::map<const Candidate*, Json>& repairs)
+              const std::map<const Candidate*, store::StoredRepair>& repairs)
       : m_todo(todo),
         m_prebuilt(prebuilt),
         m_o(o),
@@ -287,14 +288,16 @@ class TimingStage {
   void evaluate(std::size_t i, supervisor::RunnerSupervisor& runner, const protocol::Options& options,
                 bool shared, const std::string& gpu = "");
   // Stage 4, the write: the --out line, then the store row, then the progress line.
-  void write(std::size_t i, Json line, const Json& event, double seconds);
+  // `end` is the entry's end typed, `event` its JSON for the line; `subject` what ran.
+  void write(std::size_t i, Json line, const protocol::EndEvent& end, const Json& event,
+             const runs::RunSubject& subject, double seconds);
 
   const std::vector<Entry>& m_todo;
   const std::vector<PrebuildOutcome>& m_prebuilt;
   const BatchOptions& m_o;
   Sinks& m_sinks;
   const supervisor::InterruptCancel& m_interrupts;
-  const std::map<const Candidate*, Json>& m_repairs;  // --repair: what changed, per repaired candidate
+  const std::map<const Candidate*, store::StoredRepair>& m_repairs;  // --repair: what changed, per candidate
   std::mutex m_mutex;  // the sinks, the counters and the retry list, shared by the pool's runners
   std::atomic<bool> m_writeFailed{false};  // read by the pools' watcher threads
   int m_failure = 0;
@@ -377,55 +380,62 @@ void TimingStage::evaluate(std::size_t i, supervisor::RunnerSupervisor& runner,
                {"candidate", e.candidate->id},
                {"code_hash", e.codeHash},
                {"source_line", e.candidate->sourceLine}};
-  const auto repaired = m_repairs.find(e.candidate);
-  const Json repair = repaired == m_repairs.end() ? Json(nullptr) : repaired->second;
-  if (!repair.is_null()) line["repair"] = repair;
+  runs::RunSubject subject{.sourceFile = m_o.file,
+                           .taskKey = e.task->key(),
+                           .candidateId = e.candidate->id,
+                           .code = *e.candidate->code,
+                           .repair = std::nullopt,
+                           .gpu = gpu};
+  if (const auto repaired = m_repairs.find(e.candidate); repaired != m_repairs.end()) {
+    subject.repair = repaired->second;
+    line["repair"] = store::repairJson(repaired->second);
+  }
   if (!gpu.empty()) line["gpu"] = gpu;  // --gpus: the CUDA_VISIBLE_DEVICES id of the runner that measured it
   const auto started = std::chrono::steady_clock::now();
   const PrebuildOutcome& built = m_prebuilt[i];
+  protocol::EndEvent end;
   Json event;
   if (built.final()) {
+    end = built.end;
     event = built.event;
   } else {
     auto request = runs::evaluationRequest(*e.task, *e.candidate, options);
-    if (auto* why = std::get_if<std::string>(&request))
+    if (auto* why = std::get_if<std::string>(&request)) {
+      end = protocol::ErrorEvent{.id = "", .error = {.kind = protocol::ErrorKind::Protocol, .message = *why}};
       event = {{"event", "error"}, {"error", {{"kind", "protocol"}, {"message", *why}}}};
-    else {
+    } else {
       supervisor::PhaseTimes phaseTimes;
-      event = runs::endEventJson(runner
-                                     .request(std::get<protocol::Request>(std::move(request)),
-                                              [&](const protocol::Event& ev) { phaseTimes.observe(ev); })
-                                     .end);
+      end = runner
+                .request(std::get<protocol::Request>(std::move(request)),
+                         [&](const protocol::Event& ev) { phaseTimes.observe(ev); })
+                .end;
+      event = runs::endEventJson(end);
       line["phase_seconds"] = phaseTimes.finish();
     }
   }
   if (m_interrupts.interrupted()) return;  // not written: a resumed batch runs it again
-  if (shared && ranOutOfGpuMemory(event)) {
+  if (shared && ranOutOfGpuMemory(end)) {
     std::lock_guard lock(m_mutex);
     m_retryAlone.push_back(i);
     std::cerr << e.task->key() << " " << e.candidate->id
               << ": out of GPU memory beside the other runners; evaluated again alone at the end\n";
     return;
   }
-  write(i, std::move(line), event,
+  write(i, std::move(line), end, event, subject,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 }
 
-void TimingStage::write(std::size_t i, Json line, const Json& event, double seconds) {
+void TimingStage::write(std::size_t i, Json line, const protocol::EndEvent& end, const Json& event,
+                        const runs::RunSubject& subject, double seconds) {
   const Entry& e = m_todo[i];
   const PrebuildOutcome& built = m_prebuilt[i];
-  store::StoredResult row = runs::resultRow(event,
-                                            {.sourceFile = m_o.file,
-                                             .taskKey = e.task->key(),
-                                             .candidateId = e.candidate->id,
-                                             .code = *e.candidate->code,
-                                             .repair = line.value("repair", Json(nullptr)),
-                                             .gpu = line.value("gpu", "")},
-                                            m_o.device, "kscope batch");
+  const store::StoredResult row =
+      runs::resultRow(store::fromEndEvent(end), subject, m_o.device, "kscope batch");
   line["outcome"] = row.outcome;
   if (row.speedup) line["speedup"] = *row.speedup;
   if (auto claimed = e.candidate->speedup()) line["recorded_speedup"] = *claimed;
-  if (const std::string note = runs::fallbackNote(event); !note.empty()) line["fallback"] = note;
+  if (const std::string note = row.result ? runs::fallbackNote(row.result->build) : ""; !note.empty())
+    line["fallback"] = note;
   line["device"] = row.device;
   if (line.contains("gpu")) {  // after device, beside it
     Json gpu = line["gpu"];
@@ -465,16 +475,13 @@ void TimingStage::write(std::size_t i, Json line, const Json& event, double seco
     std::cerr << " (recorded " << fixed2(line["recorded_speedup"]) << "x)";
   // GEMM tasks: CUDA-L2's offline method over torch.matmul and cuBLAS-max, measured (recorded); the whole
   // table per baseline and method is in the JSON line's event (result.baselines) and in `kscope run`.
-  if (event.contains("result") && event["result"].is_object() && event["result"].contains("baselines")) {
-    const auto decoded = protocol::decodeEvaluateResult(event["result"]);
-    if (decoded.value && decoded.value->baselines)
-      for (const char* baseline : {"torch.matmul", "cuBLAS-max"})
-        if (const auto* t = protocol::findTiming(*decoded.value->baselines, baseline, "cuda-l2-offline")) {
-          std::cerr << "; offline over " << baseline << " " << fixed2(t->speedup);
-          if (auto recorded = e.candidate->speedup(baseline, "offline"))
-            std::cerr << " (recorded " << fixed2(*recorded) << ")";
-        }
-  }
+  if (row.result && row.result->baselines)
+    for (const char* baseline : {"torch.matmul", "cuBLAS-max"})
+      if (const auto* t = protocol::findTiming(*row.result->baselines, baseline, "cuda-l2-offline")) {
+        std::cerr << "; offline over " << baseline << " " << fixed2(t->speedup);
+        if (auto recorded = e.candidate->speedup(baseline, "offline"))
+          std::cerr << " (recorded " << fixed2(*recorded) << ")";
+      }
   std::cerr << ", " << int(seconds + 0.5) << " s\n";
 }
 
@@ -523,7 +530,7 @@ int runBatch(BatchOptions& o) {
     }
     typed = found.task->key();
   }
-  const std::map<const Candidate*, Json> repairs = applyRepairs(input.run, o);
+  const std::map<const Candidate*, store::StoredRepair> repairs = applyRepairs(input.run, o);
 
   const std::vector<Entry> todo = planEntries(input.run, o);
   if (todo.empty()) {

@@ -158,14 +158,23 @@ int runMerge(const MergeOptions& o) {
             return r.recordedAt == l.value("recorded_at", "");
           }))
         continue;
-      store::StoredResult row = runs::resultRow(l["event"],
-                                                {.sourceFile = o.file,
-                                                 .taskKey = task->key(),
-                                                 .candidateId = candidate->id,
-                                                 .code = *candidate->code,
-                                                 .repair = l.value("repair", Json(nullptr)),
-                                                 .gpu = l.value("gpu", "")},
-                                                l.value("device", ""), "kscope merge");
+      // The line's event, read by the protocol's decoder: only what reads as a verdict is recorded.
+      store::StoredResult end = store::fromResultJson(l["event"]);
+      if (!end.unreadable.empty()) {
+        std::cerr << "kscope merge: not recorded: the event of " << entryName(l) << " from " << f->where
+                  << " does not read: " << end.unreadable << "\n";
+        code = std::max(code, kExitInputErrors);
+        continue;
+      }
+      store::StoredResult row =
+          runs::resultRow(std::move(end),
+                          {.sourceFile = o.file,
+                           .taskKey = task->key(),
+                           .candidateId = candidate->id,
+                           .code = *candidate->code,
+                           .repair = l.contains("repair") ? store::repairFromJson(l["repair"]) : std::nullopt,
+                           .gpu = l.value("gpu", "")},
+                          l.value("device", ""), "kscope merge");
       row.recordedAt = l.value("recorded_at", row.recordedAt);
       if (const runs::RecordedResult r = runs::appendResult(db, row); !r.storeError.empty()) {
         std::cerr << "kscope merge: error: " << r.storeError << "\n";

@@ -271,9 +271,9 @@ void printError(const protocol::ErrorInfo& e, const Chosen& chosen, const Task& 
 }
 
 // Appends the outcome to the store; returns {path, row id} or prints why not and returns nullopt.
-std::optional<std::pair<std::string, std::int64_t>> record(const Json& endEvent, const Chosen& chosen,
+std::optional<std::pair<std::string, std::int64_t>> record(store::StoredResult end, const Chosen& chosen,
                                                            const Task& task, const RunOptions& o,
-                                                           const Json& repair) {
+                                                           std::optional<store::StoredRepair> repair) {
   const auto path = o.store.empty() ? store::defaultStorePath() : std::filesystem::path(o.store);
   auto opened = store::ResultStore::open(path);
   if (!opened) {
@@ -285,9 +285,9 @@ std::optional<std::pair<std::string, std::int64_t>> record(const Json& endEvent,
                                  .taskKey = task.key(),
                                  .candidateId = chosen.candidate.id,
                                  .code = chosen.candidate.code.value_or(""),
-                                 .repair = repair};
+                                 .repair = std::move(repair)};
   const runs::RecordedResult recorded =
-      runs::recordResult(**opened.value, endEvent, subject, o.device, "kscope run");
+      runs::recordResult(**opened.value, std::move(end), subject, o.device, "kscope run");
   if (!recorded.storeError.empty()) {
     std::cerr << "kscope run: error: the result was not recorded: " << recorded.storeError << "\n";
     return std::nullopt;
@@ -467,27 +467,24 @@ int runOne(const RunOptions& o) {
       });
   if (tty) terminalControl(std::cerr, kClearLine);
 
-  const Json endEvent = runs::endEventJson(outcome.end);
+  // The answer, typed once: what is printed and the row that is recorded.
+  store::StoredResult end = store::fromEndEvent(outcome.end);
   int code = kExitError;
-  std::optional<protocol::EvaluateResult> result;
-  if (outcome.isResult()) {
-    auto decoded = protocol::decodeEvaluateResult(outcome.result()->result);
-    if (decoded.value) {
-      result = std::move(decoded.value);
-      code = result->correctness.passed ? kExitCorrect : kExitIncorrect;
-    } else {
-      std::cerr << "kscope run: error: the runner's result does not read as an evaluation: " << decoded.error
-                << "\n";
-    }
-  }
+  const std::optional<protocol::EvaluateResult> result = end.result;
+  if (result)
+    code = result->correctness.passed ? kExitCorrect : kExitIncorrect;
+  else if (outcome.isResult())
+    std::cerr << "kscope run: error: the runner's result does not read as an evaluation: " << end.unreadable
+              << "\n";
   // Read before this run is recorded: only earlier runs of the un-repaired program count.
   const std::optional<runs::MeasuredRun> fallbackBefore =
       repaired ? earlierFallback(o, *chosen, *task, *repaired) : std::nullopt;
   std::optional<std::pair<std::string, std::int64_t>> stored;
   // A run the user stopped is not a result; nor is a result this program cannot read (the runner client
   // accepted it, so it always reads: never record what was not understood as a verdict).
-  if (!o.noStore && !interrupts.interrupted() && (result || outcome.error())) {
-    stored = record(endEvent, *chosen, *task, o, repaired ? repairJson(*repaired) : Json(nullptr));
+  if (!o.noStore && !interrupts.interrupted() && (end.result || end.error)) {
+    stored = record(std::move(end), *chosen, *task, o,
+                    repaired ? std::optional(storedRepair(*repaired)) : std::nullopt);
     if (!stored) code = kExitError;
   }
 
@@ -497,7 +494,8 @@ int runOne(const RunOptions& o) {
     out["code_hash"] = hash::codeHash(chosen->candidate.code.value_or(""));
     out["outcome"] = code == kExitCorrect ? "correct" : code == kExitIncorrect ? "incorrect" : "error";
     if (auto claimed = chosen->candidate.speedup()) out["recorded_speedup"] = *claimed;
-    if (const std::string note = runs::fallbackNote(endEvent); !note.empty()) out["fallback"] = note;
+    if (const std::string note = result ? runs::fallbackNote(result->build) : ""; !note.empty())
+      out["fallback"] = note;
     if (repaired) out["repair"] = repairJson(*repaired);
     if (fallbackBefore)
       out["fallback_before"] = {{"speedup", *fallbackBefore->row.speedup},
@@ -506,7 +504,7 @@ int runOne(const RunOptions& o) {
     out["phase_seconds"] = phaseTimes.finish();
     out["server"] = server.empty() ? Json(nullptr) : Json(server);
     out["memory_limit"] = {{"mib", memory.bytes >> 20}, {"why", memory.why}};
-    out["event"] = endEvent;
+    out["event"] = runs::endEventJson(outcome.end);
     out["stored"] = stored ? Json{{"path", stored->first}, {"id", stored->second}} : Json(nullptr);
     std::cout << out.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
   } else if (result) {

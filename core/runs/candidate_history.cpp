@@ -20,7 +20,7 @@ store::Expected<std::vector<MeasuredRun>> candidateHistory(const store::ResultSt
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.id > b.id; });
   std::vector<MeasuredRun> runs;
   runs.reserve(rows.size());
-  for (store::StoredResult& r : rows) runs.push_back(readMeasuredRun(std::move(r)));
+  for (store::StoredResult& r : rows) runs.push_back(measuredRun(std::move(r)));
   return {std::move(runs), {}};
 }
 

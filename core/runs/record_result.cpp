@@ -12,10 +12,9 @@ RecordedResult appendResult(store::ResultStore& store, store::StoredResult row) 
   return recorded;
 }
 
-RecordedResult recordResult(store::ResultStore& store, const nlohmann::ordered_json& endEvent,
-                            const RunSubject& subject, const std::string& requestedDevice,
-                            const std::string& origin) {
-  return appendResult(store, resultRow(endEvent, subject, requestedDevice, origin));
+RecordedResult recordResult(store::ResultStore& store, store::StoredResult end, const RunSubject& subject,
+                            const std::string& requestedDevice, const std::string& origin) {
+  return appendResult(store, resultRow(std::move(end), subject, requestedDevice, origin));
 }
 
 }  // namespace ks::runs

@@ -74,6 +74,12 @@ int ResultStore::schemaVersion() const {
 }
 
 Expected<std::int64_t> ResultStore::append(const StoredResult& r) {
+  const nlohmann::ordered_json resultJson = toResultJson(r);
+  if (resultJson.is_null())
+    return Expected<std::int64_t>::fail("cannot record a result without its end event" +
+                                        (r.unreadable.empty()
+                                             ? std::string()
+                                             : " (the runner's answer does not read: " + r.unreadable + ")"));
   for (auto [field, value] : {std::pair{"task key", &r.taskKey},
                               {"candidate id", &r.candidateId},
                               {"code hash", &r.codeHash},
@@ -100,7 +106,7 @@ Expected<std::int64_t> ResultStore::append(const StoredResult& r) {
   insert.bind(9, r.speedup);
   insert.bind(10, r.errorKind);
   insert.bind(11, r.origin);
-  insert.bind(12, r.result.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+  insert.bind(12, resultJson.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   if (insert.step() != SQLITE_DONE)
     return Expected<std::int64_t>::fail("cannot record the result in " + path_.string() + ": " +
                                         sqlite3_errmsg(db_));
@@ -131,7 +137,11 @@ Expected<std::vector<StoredResult>> ResultStore::history(const HistoryQuery& q) 
   std::vector<StoredResult> rows;
   int rc;
   while ((rc = select.step()) == SQLITE_ROW) {
-    StoredResult r;
+    const std::string resultJson = select.text(12);
+    // The end event and what was kept beside it, typed; the indexed facts are the columns'.
+    StoredResult r = fromResultJson(json::tooDeepAt(resultJson)
+                                        ? nlohmann::ordered_json(nlohmann::ordered_json::value_t::discarded)
+                                        : nlohmann::ordered_json::parse(resultJson, nullptr, false));
     r.id = select.integer(0);
     r.recordedAt = select.text(1);
     r.sourceFile = select.text(2);
@@ -140,13 +150,11 @@ Expected<std::vector<StoredResult>> ResultStore::history(const HistoryQuery& q) 
     r.codeHash = select.text(5);
     r.device = select.text(6);
     r.outcome = select.text(7);
+    r.passed.reset();
     if (auto p = select.optInteger(8)) r.passed = *p != 0;
     r.speedup = select.optReal(9);
     r.errorKind = select.text(10);
     r.origin = select.text(11);
-    const std::string result = select.text(12);
-    r.result = json::tooDeepAt(result) ? nlohmann::ordered_json(nlohmann::ordered_json::value_t::discarded)
-                                       : nlohmann::ordered_json::parse(result, nullptr, false);
     rows.push_back(std::move(r));
   }
   if (rc != SQLITE_DONE)

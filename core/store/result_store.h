@@ -33,8 +33,10 @@ class ResultStore {
   ResultStore(const ResultStore&) = delete;
   ResultStore& operator=(const ResultStore&) = delete;
 
-  // Inserts `result` and returns its row id. taskKey, candidateId, codeHash, device and outcome are required.
+  // Inserts `result` and returns its row id. taskKey, candidateId, codeHash, device, outcome and the end
+  // event (its result or error) are required; result_json is toResultJson(result).
   Expected<std::int64_t> append(const StoredResult& result);
+  // Newest first; each row's result_json read back into its end event, repair and gpu (fromResultJson).
   Expected<std::vector<StoredResult>> history(const HistoryQuery& query) const;
 
   const std::filesystem::path& path() const { return path_; }

@@ -34,7 +34,9 @@ constexpr int kRowsPerWriter = 300;
     r.outcome = "correct";
     r.passed = true;
     r.speedup = 1.0 + i;
-    r.result = {{"writer", writerId}, {"row", i}};
+    r.requestId = std::to_string(writerId) + ":" + std::to_string(i);  // read back from result_json
+    r.result = protocol::EvaluateResult{};
+    r.result->correctness.passed = true;
     if (auto appended = (*opened.value)->append(r); !appended) {
       std::fprintf(stderr, "writer %d: %s\n", writerId, appended.error.c_str());
       _exit(12);
@@ -72,7 +74,11 @@ TEST(ResultStoreConcurrency, TwoProcessesWritingAtOnceLoseNothing) {
   auto rows = (*opened.value)->history({});
   ASSERT_TRUE(rows) << rows.error;
   std::set<std::pair<int, int>> seen;
-  for (const auto& r : *rows.value) seen.insert({r.result["writer"].get<int>(), r.result["row"].get<int>()});
+  for (const auto& r : *rows.value) {
+    const std::size_t colon = r.requestId.find(':');
+    if (colon != std::string::npos)
+      seen.insert({std::stoi(r.requestId.substr(0, colon)), std::stoi(r.requestId.substr(colon + 1))});
+  }
   EXPECT_EQ(rows.value->size(), std::size_t(2 * kRowsPerWriter));
   for (int w = 0; w < 2; ++w)
     for (int i = 0; i < kRowsPerWriter; ++i)

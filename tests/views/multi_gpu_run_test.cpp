@@ -196,11 +196,11 @@ TEST_F(MultiGpuRunTest, RunAllVisibleKeepsOneRunnerPerGpuAndEachResultNamesItsGp
   const auto rows = stored();
   ASSERT_EQ(rows.size(), 6u);
   for (const auto& row : rows) {
-    ASSERT_TRUE(row.result.contains("gpu")) << row.result.dump();
+    ASSERT_FALSE(row.gpu.empty()) << store::toResultJson(row).dump();
     const auto it = std::find_if(finished.begin(), finished.end(),
                                  [&](const GpuFinished& f) { return f.run.row.id == row.id; });
     ASSERT_NE(it, finished.end());
-    EXPECT_EQ(row.result["gpu"], it->run.gpu);
+    EXPECT_EQ(row.gpu, it->run.gpu);
   }
   for (const GpuFinished& f : finished) {
     window->taskTable()->setCurrentRow(f.job.row);

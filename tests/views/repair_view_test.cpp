@@ -305,7 +305,7 @@ TEST(RunWithoutGpu, RunCompilesTheKernelAndShowsTheCompilersErrorOnItsLine) {
 }
 
 // The repair flow end to end: a `kscope run --repair` row (the store row kscope run records: the repaired
-// program's end event with its "repair" beside it, runs::recordResult) after an earlier run of the program
+// program's end event with what was repaired, runs::recordResult) after an earlier run of the program
 // as the file has it that fell back. The window's run history shows the repaired run as such, with its
 // repairs, and its details put the recorded, fallback and repaired kernel numbers side by side, first.
 TEST(RepairedRunInTheHistory, TheRunHistoryShowsTheRepairAndTheThreeNumbersSideBySide) {
@@ -329,8 +329,7 @@ TEST(RepairedRunInTheHistory, TheRunHistoryShowsTheRepairAndTheThreeNumbersSideB
   ASSERT_TRUE(recorded);
   const std::string repairedCode = original + "\n# repaired\n";
   const auto endEvent = [](const runs::MeasuredRun& run) {
-    return nlohmann::ordered_json{
-        {"id", "1"}, {"event", "result"}, {"ok", true}, {"result", protocol::toJson(*run.result)}};
+    return store::fromEvaluateEnd({"1", *run.result});
   };
   {
     auto db = store::ResultStore::open(store::defaultStorePath());
@@ -344,10 +343,8 @@ TEST(RepairedRunInTheHistory, TheRunHistoryShowsTheRepairAndTheThreeNumbersSideB
         runs::recordResult(**db.value, endEvent(fallback), asFiled, "cpu", "kscope run").storeError.empty());
     runs::RunSubject repaired = asFiled;
     repaired.code = repairedCode;
-    repaired.repair = {
-        {"original_code_hash", hash::codeHash(original)},
-        {"repairs",
-         {{{"kind", "bind-wrapper"}, {"what", "functions=None, binds a host wrapper"}, {"lines", {40}}}}}};
+    repaired.repair = store::StoredRepair{
+        hash::codeHash(original), {{"bind-wrapper", "functions=None, binds a host wrapper", {40}}}, {}};
     ASSERT_TRUE(runs::recordResult(**db.value, endEvent(test::timedRun(3.2)), repaired, "cpu", "kscope run")
                     .storeError.empty());
   }

@@ -281,13 +281,13 @@ TEST(Screenshots, ChartsNeverDrawACaughtHackOrAFallbackAsAWin) {
                                                                        .cause = "bound-kernel"});
   window.openRun()->addRun(row, {fallback, true});
   runs::MeasuredRun repaired = test::timedRun(2.91, "sha256:repaired");
-  repaired.repair = {{"original_code_hash", hash::codeHash(original)},
-                     {"repairs",
-                      {{{"kind", "bind-wrapper"},
-                        {"what",
-                         "functions=[\"diagonal_matmul_kernel\"] binds a __global__ kernel: a host "
-                         "wrapper that launches it is bound instead"},
-                        {"lines", {40}}}}}};
+  repaired.repair =
+      store::StoredRepair{hash::codeHash(original),
+                          {{"bind-wrapper",
+                            "functions=[\"diagonal_matmul_kernel\"] binds a __global__ kernel: a "
+                            "host wrapper that launches it is bound instead",
+                            {40}}},
+                          {}};
   window.openRun()->addRun(row, {repaired, false});
   window.showPane(MainWindow::Pane::Measurements);
   QTest::qWait(100);

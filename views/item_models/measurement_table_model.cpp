@@ -142,9 +142,9 @@ QVariant MeasurementTableModel::runData(const MeasuredHistory::Entry& e, int col
     switch (column) {
       case WhatColumn: {
         QString tip = tr("%1\ncode %2")
-                          .arg(e.recordedProgram        ? tr("The program the file records")
-                               : run.repair.is_object() ? tr("The candidate's program, repaired (--repair)")
-                                                        : tr("An edited version of the candidate"),
+                          .arg(e.recordedProgram ? tr("The program the file records")
+                               : run.repair      ? tr("The candidate's program, repaired (--repair)")
+                                                 : tr("An edited version of the candidate"),
                                QString::fromStdString(run.row.codeHash));
         if (const QString repairs = repairLines(run); !repairs.isEmpty())
           tip += QStringLiteral("\n") + repairs;
@@ -199,9 +199,9 @@ QVariant MeasurementTableModel::runData(const MeasuredHistory::Entry& e, int col
       return localTime(run.row.recordedAt);
     case WhatColumn: {
       const QString id = QString::fromStdString(c ? c->id : run.row.candidateId);
-      return e.recordedProgram        ? id
-             : run.repair.is_object() ? tr("%1 (%2)").arg(id, repairText(run))
-                                      : tr("%1 (edited)").arg(id);
+      return e.recordedProgram ? id
+             : run.repair      ? tr("%1 (%2)").arg(id, repairText(run))
+                               : tr("%1 (edited)").arg(id);
     }
     case DeviceColumn: {
       const QString host = hostText(run);

@@ -67,22 +67,28 @@ QString speedupWithSpread(const runs::MeasuredRun& run) {
   return text;
 }
 
+namespace {
+
+// A stored repair that does not name its kind is still a repair.
+QString repairKind(const store::StoredRepair::Change& change) {
+  return change.kind.empty() ? QStringLiteral("repair") : QString::fromStdString(change.kind);
+}
+
+}  // namespace
+
 QString repairText(const runs::MeasuredRun& run) {
-  if (!run.repair.is_object()) return {};
+  if (!run.repair) return {};
   QStringList kinds;
-  for (const auto& r : run.repair.value("repairs", nlohmann::ordered_json::array()))
-    if (r.is_object()) kinds << QString::fromStdString(r.value("kind", std::string("repair")));
+  for (const store::StoredRepair::Change& r : run.repair->repairs) kinds << repairKind(r);
   return kinds.isEmpty() ? QObject::tr("repaired") : QObject::tr("repaired: %1").arg(kinds.join(", "));
 }
 
 QString repairLines(const runs::MeasuredRun& run) {
-  if (!run.repair.is_object()) return {};
+  if (!run.repair) return {};
   QStringList lines;
-  for (const auto& r : run.repair.value("repairs", nlohmann::ordered_json::array()))
-    if (r.is_object())
-      lines << QStringLiteral("%1: %2").arg(QString::fromStdString(r.value("kind", std::string("repair"))),
-                                            QString::fromStdString(r.value("what", std::string())));
-  const std::string original = run.repair.value("original_code_hash", std::string());
+  for (const store::StoredRepair::Change& r : run.repair->repairs)
+    lines << QStringLiteral("%1: %2").arg(repairKind(r), QString::fromStdString(r.what));
+  const std::string& original = run.repair->originalCodeHash;
   if (!original.empty())
     lines << QObject::tr("repaired from the program %1").arg(QString::fromStdString(original));
   return lines.join('\n');
@@ -90,7 +96,7 @@ QString repairLines(const runs::MeasuredRun& run) {
 
 QString repairedBesideHtml(const runs::MeasuredRun& repaired, const runs::MeasuredRun* fallbackBefore,
                            std::optional<double> recorded) {
-  if (!repaired.repair.is_object()) return {};
+  if (!repaired.repair) return {};
   const QString unknown = QObject::tr("<i>none</i>");
   const QString fallback =
       fallbackBefore && fallbackBefore->row.speedup

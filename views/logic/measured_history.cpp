@@ -46,8 +46,8 @@ const runs::MeasuredRun* MeasuredHistory::latestOfCode(int row, const std::strin
 }
 
 const runs::MeasuredRun* MeasuredHistory::fallbackBefore(int row, const runs::MeasuredRun& repaired) const {
-  if (!repaired.repair.is_object()) return nullptr;
-  const std::string original = repaired.repair.value("original_code_hash", "");
+  if (!repaired.repair) return nullptr;
+  const std::string& original = repaired.repair->originalCodeHash;
   std::vector<runs::MeasuredRun> earlier;  // only runs before the repaired one count, as in kscope run
   for (const Entry& e : entries(row))
     if (e.run.row.codeHash == original && (repaired.row.id <= 0 || e.run.row.id < repaired.row.id))

@@ -357,9 +357,9 @@ void RunResultView::showRun(const runs::MeasuredRun* run, bool recordedProgram, 
     body += tr("<h3>%1</h3><p>The stored result cannot be read: %2</p>")
                 .arg(outcomeText(*run), html(run->unreadable));
   body += tr("<p style='color: #57606a'>%1 · %2 · %3, recorded %4 by %5%6</p>")
-              .arg(recordedProgram           ? tr("the recorded program")
-                   : run->repair.is_object() ? tr("the program repaired")
-                                             : tr("an edited version"),
+              .arg(recordedProgram ? tr("the recorded program")
+                   : run->repair   ? tr("the program repaired")
+                                   : tr("an edited version"),
                    html(run->row.codeHash.substr(0, 19)) + QStringLiteral("…"), deviceText(*run),
                    localTime(run->row.recordedAt), html(run->row.origin),
                    run->row.id > 0 ? tr(" (results row %1)").arg(run->row.id) : tr(" (<b>not recorded</b>)"));
