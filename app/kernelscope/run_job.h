@@ -14,7 +14,7 @@ class LoadedRun;
 
 // What the supervisor allows a run (SupervisorOptions).
 struct RunLimits {
-  double phaseSeconds = 0;  // the longest any phase may run (maxPhaseSeconds); 0: as the runner announces
+  double phaseSeconds = 0;  // the longest any phase may run (maxPhaseSeconds); 0: the client's phase limits
   double memoryGiB = 0;     // resident memory of the runner; 0: three quarters of this machine's memory
   bool operator==(const RunLimits&) const = default;
 };

@@ -1,7 +1,8 @@
 #pragma once
-// Where the engine reports its progress: `phase` events (each with the deadline the supervisor enforces from
-// the moment it arrives), `progress` events and `build` events (an extension build a program started has
-// finished). The runner writes them to the protocol stream.
+// Where the engine reports its progress: `phase` events (each with the deadline the runner expects; the client
+// enforces limits of its own, which this can only shorten: core/supervisor/phase_deadlines.h), `progress`
+// events and `build` events (an extension build a program started has finished). The runner writes them to
+// the protocol stream.
 #include <optional>
 #include <utility>
 

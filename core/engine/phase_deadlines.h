@@ -1,6 +1,8 @@
 #pragma once
-// The deadline each phase announces (docs/runner-protocol.md, "Deadlines"). Fixed for the phases whose cost
-// cannot be known in advance; correctness' successors scale with the call times measured before them.
+// The deadline each phase announces (docs/runner-protocol.md, "Phases and deadlines"). Fixed for the phases
+// whose cost cannot be known in advance; correctness' successors scale with the call times measured before
+// them. The client does not take these on trust (a program can forge a `phase` event): its own limits
+// (core/supervisor/phase_deadlines.h, PhaseLimits) are these defaults, with its own clock for the call times.
 namespace ks::engine {
 
 inline constexpr double kLoadDeadlineS = 120;         // executing the programs, constructing the models

@@ -413,7 +413,9 @@ struct RunnerSupervisor::Impl {
 
     pendingWrite = protocol::encodeRequest(request) + "\n";
     std::string phase;
-    double deadline = options.answerDeadlineSeconds;
+    // Before the first phase event, the answer deadline from the last sign of life; then the phase's, by our
+    // own rule (phase_deadlines.h): what the runner announces can only shorten it.
+    PhaseDeadlines deadlines(request, options.phaseLimits, options.maxPhaseSeconds);
     auto mark = Clock::now();
     std::optional<RequestOutcome> outcome;
     bool runnerExits = false;
@@ -432,9 +434,7 @@ struct RunnerSupervisor::Impl {
           clock.observe(event);
           if (auto* p = std::get_if<protocol::PhaseEvent>(&event); p && p->id == id) {
             phase = protocol::phaseName(p->phase);
-            deadline = p->deadlineS > 0 ? p->deadlineS : options.answerDeadlineSeconds;
-            if (options.maxPhaseSeconds > 0) deadline = std::min(deadline, options.maxPhaseSeconds);
-            mark = Clock::now();
+            deadlines.enter(p->phase, p->deadlineS, Clock::now());
           } else if (auto* g = std::get_if<protocol::ProgressEvent>(&event); g && g->id == id) {
             if (phase.empty()) mark = Clock::now();  // no phase deadline yet: any sign of life counts
           } else if (auto* b = std::get_if<protocol::BuildEvent>(&event); b && b->id == id) {
@@ -458,7 +458,11 @@ struct RunnerSupervisor::Impl {
           if (sink) sink(event);
           return outcome.has_value();
         },
-        [&] { return deadline - secondsSince(mark); }, true);
+        [&] {
+          const auto left = deadlines.secondsLeft(Clock::now());
+          return left ? *left : options.answerDeadlineSeconds - secondsSince(mark);
+        },
+        true);
 
     if (end == LoopEnd::Done && tampering) {  // its channel is not to be trusted again: a new runner next time
       protocol::ErrorEvent e = protocol::tamperingError(id, *tampering, phase);
@@ -477,7 +481,8 @@ struct RunnerSupervisor::Impl {
       }
       return std::move(*outcome);
     }
-    return finish(endRunner(end, id, phase, secondsSince(mark), during(phase, id)));
+    const double waited = deadlines.inPhase() ? deadlines.secondsInPhase(Clock::now()) : secondsSince(mark);
+    return finish(endRunner(end, id, phase, waited, during(phase, id)));
   }
 
   void stop() {

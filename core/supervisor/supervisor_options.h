@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/supervisor/phase_deadlines.h"
+
 namespace ks::supervisor {
 
 struct MemoryLimit {
@@ -31,8 +33,12 @@ struct SupervisorOptions {
   // When no phase deadline applies (before the first `phase` event, hello, build, shutdown): the longest
   // silence allowed between the request and its first event, or between two events.
   double answerDeadlineSeconds = 120;
-  // The longest any phase may run, whatever deadline its `phase` event announces; 0: as announced. For a
-  // user who knows their programs are quick and wants a hung one stopped sooner.
+  // How long each phase may run (phase_deadlines.h): the client's own limits. A `phase` event's announced
+  // deadline can only shorten a phase (the candidate can forge that line), and a phase announced again
+  // continues its clock.
+  PhaseLimits phaseLimits;
+  // The longest any one phase may run, below phaseLimits; 0: no further cap. For a user who knows their
+  // programs are quick and wants a hung one stopped sooner.
   double maxPhaseSeconds = 0;
   std::optional<MemoryLimit> memoryLimit;
   double memoryPollSeconds = 0.05;

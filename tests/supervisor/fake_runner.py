@@ -14,6 +14,8 @@ What it does for an `evaluate` request is chosen by the request's candidate.code
   hang-in-timing   phase load, then phase timing with a 0.5 s deadline, then sleeps
   hang-with-child  like hang-in-timing, after starting a child that keeps stdout open and sleeps
   sleep            phase timing with a 60 s deadline, then sleeps (for cancel)
+  forged-deadline  phase correctness with a 1 000 000 s deadline, sleeps 20 s, then ok's result
+  reannounce       phase correctness with a 5 s deadline, again every 0.2 s for 20 s, then ok's result
   segfault         phase correctness, a few stderr lines, then SIGSEGV
   exit3            phase load, a few stderr lines, then exit status 3
   memory           phase timing, then grows to ~600 MB in 20 MB steps and sleeps
@@ -108,6 +110,17 @@ def evaluate(rid, behaviour):
     elif behaviour == "sleep":
         phase(rid, "timing", 60)
         time.sleep(60)
+    elif behaviour == "forged-deadline":
+        phase(rid, "load", 5)
+        phase(rid, "correctness", 1000000)
+        time.sleep(20)
+        result(rid)
+    elif behaviour == "reannounce":
+        phase(rid, "load", 5)
+        for _ in range(100):
+            phase(rid, "correctness", 5)
+            time.sleep(0.2)
+        result(rid)
     elif behaviour == "segfault":
         phase(rid, "correctness", 5)
         for i in range(40):

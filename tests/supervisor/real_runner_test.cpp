@@ -1,7 +1,7 @@
 // RunnerSupervisor against the built kscope-runner (its judge and executor, docs/runner-protocol.md, "Threat
-// model"): a hostile program's forged verdict ends as tampering and the next request gets a fresh runner;
-// the memory limit is measured on the executor, the process that runs programs. Skipped in a build without
-// the runner.
+// model"): a hostile program's forged verdict ends as tampering and the next request gets a fresh runner; a
+// forged phase deadline does not lengthen the phase; the memory limit is measured on the executor, the
+// process that runs programs. Skipped in a build without the runner.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -76,6 +76,21 @@ TEST(RealRunner, AForgedVerdictIsTamperingAndTheNextRequestGetsAFreshRunner) {
   const RequestOutcome honest = s.request(evaluate("honest", candidate()));
   ASSERT_TRUE(honest.isResult()) << honest.error()->error.message << "\n" << honest.error()->error.stderrTail;
   EXPECT_TRUE(honest.result()->ok);
+}
+
+// A program cannot lengthen its own deadline (tests/hostile/forge_phase_deadline.py): its first call hangs
+// for 40 s while it writes a `correctness` phase event with a deadline of 1 000 000 s to the judge's socket
+// every 2 s. The client's own limit on correctness (10 s here) ends it as a timeout; a client that took the
+// announced deadline waited out the hang and reported the candidate correct.
+TEST(RealRunner, AForgedPhaseDeadlineNeitherLengthensNorRestartsThePhase) {
+  REQUIRE_RUNNER();
+  SupervisorOptions o = realRunner();
+  o.phaseLimits.correctness = 10;
+  RunnerSupervisor s(o);
+  const RequestOutcome out = s.request(evaluate("deadline", hostileFile("forge_phase_deadline.py")));
+  ASSERT_NE(out.error(), nullptr) << "the hang was waited out, and the candidate answered";
+  EXPECT_EQ(out.error()->error.kind, protocol::ErrorKind::Timeout) << out.error()->error.message;
+  EXPECT_EQ(out.error()->error.message, "timed out after 10 s while checking correctness");
 }
 
 TEST(RealRunner, TheMemoryLimitIsMeasuredOnTheExecutor) {

@@ -94,6 +94,33 @@ TEST(RunnerSupervisor, MaxPhaseSecondsShortensALongerAnnouncedDeadline) {
   EXPECT_TRUE(s.request(evaluate("ok")).isResult());  // a deadline longer than the phase needs is harmless
 }
 
+// The runner's announced deadline is whatever its executor wrote, which a program can forge: the client's own
+// limit ends the phase.
+TEST(RunnerSupervisor, AnAnnouncedDeadlineLongerThanTheClientsLimitIsCut) {
+  SupervisorOptions options = fakeRunner();
+  options.phaseLimits.correctness = 0.5;
+  RunnerSupervisor s(options);
+  const auto start = Clock::now();
+  RequestOutcome o = s.request(evaluate("forged-deadline"));  // announces 1 000 000 s, answers after 20 s
+  ASSERT_NE(o.error(), nullptr);
+  EXPECT_EQ(o.error()->error.kind, ErrorKind::Timeout);
+  EXPECT_EQ(o.error()->error.message, "timed out after 0.5 s while checking correctness");
+  EXPECT_LT(secondsSince(start), 15.0);
+}
+
+// Announcing a phase again does not restart its clock: the phase's time adds up over the request.
+TEST(RunnerSupervisor, AnnouncingAPhaseAgainDoesNotRestartItsClock) {
+  SupervisorOptions options = fakeRunner();
+  options.phaseLimits.correctness = 1.5;
+  RunnerSupervisor s(options);
+  const auto start = Clock::now();
+  RequestOutcome o = s.request(evaluate("reannounce"));  // correctness with 5 s every 0.2 s, answers after 20 s
+  ASSERT_NE(o.error(), nullptr);
+  EXPECT_EQ(o.error()->error.kind, ErrorKind::Timeout);
+  EXPECT_EQ(o.error()->error.message, "timed out after 1.5 s while checking correctness");
+  EXPECT_LT(secondsSince(start), 15.0);
+}
+
 TEST(RunnerSupervisor, AKilledRunnerTakesItsChildrenWithIt) {
   RunnerSupervisor s(fakeRunner());
   RequestOutcome o = s.request(evaluate("hang-with-child"));
