@@ -63,9 +63,20 @@ std::string describe(int status) {
   return "exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+// No process outlives the runner (docs/security.md): whatever is left below the judge when it ends (the
+// executor's children, daemons re-parented to this subreaper, one an `atexit` handler started while the
+// executor shut down) is killed before the judge goes, because once it is gone they belong to init.
+void endEveryDescendant(const char* when) {
+  const sandbox::KillReport report = sandbox::killDescendants();
+  if (report.killed > 0)
+    std::fprintf(stderr, "kscope-runner: killed %d process(es) left running %s\n", report.killed, when);
+  for (pid_t pid : report.alive) std::fprintf(stderr, "kscope-runner: process %d survived SIGKILL\n", int(pid));
+}
+
 // Ends this process the way the executor ended: the same exit status, or the same signal (no core file:
-// the executor's is the one that matters).
+// the executor's is the one that matters). Every descendant goes first.
 [[noreturn]] void endLike(int status) {
+  endEveryDescendant("when its executor ended");
   std::fflush(nullptr);
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
@@ -370,7 +381,9 @@ class Judge {
 }  // namespace
 
 int runJudge(ProtocolChannel& client, int link, pid_t executor) {
-  return Judge(client, link, executor).run();
+  const int status = Judge(client, link, executor).run();
+  endEveryDescendant("at the runner's end");
+  return status;
 }
 
 }  // namespace ks::runner

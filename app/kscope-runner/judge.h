@@ -13,7 +13,9 @@
 // status, or the same signal), so the supervisor's crash reports read as they did with one process.
 //
 // After every accepted answer the judge (a child subreaper) kills every process below it but the executor
-// (core/sandbox/descendants.h): Judge::deliver, right after the answer is written to the client.
+// (core/sandbox/descendants.h): Judge::deliver, right after the answer is written to the client. At its own
+// end, however it comes (shutdown, end of input, tampering, the executor's exit or crash), it kills every
+// process below it, the executor's remains included, before it exits.
 #include <sys/types.h>
 
 #include "app/kscope-runner/protocol_channel.h"

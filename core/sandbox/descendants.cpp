@@ -75,21 +75,25 @@ bool becomeChildSubreaper() { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) =
 
 std::vector<pid_t> descendantsOf(pid_t root) { return below(root, processTable()); }
 
-KillReport killDescendants(const std::vector<pid_t>& except, double graceSeconds) {
+namespace {
+
+// Kills every descendant of `root` but `spared` until none is alive or the grace has passed; reaps those that
+// are (or become) this process's children when `root` is this process.
+KillReport killBelow(pid_t root, const std::set<pid_t>& spared, double graceSeconds) {
   const pid_t self = getpid();
-  const std::set<pid_t> spared(except.begin(), except.end());
+  const bool reap = root == self;
   std::set<pid_t> signalled;
   KillReport report;
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(graceSeconds);
   for (;;) {
     const std::map<pid_t, ProcInfo> table = processTable();
     std::vector<pid_t> alive;
-    for (pid_t pid : below(self, table)) {
+    for (pid_t pid : below(root, table)) {
       if (spared.count(pid)) continue;
       const ProcInfo& info = table.at(pid);
       if (info.state == 'Z' || info.state == 'X') {
         // Dead: ours to reap when it is our child; otherwise its (dying) parent's, or ours once re-parented.
-        if (info.parent == self) waitpid(pid, nullptr, WNOHANG);
+        if (reap && info.parent == self) waitpid(pid, nullptr, WNOHANG);
         continue;
       }
       alive.push_back(pid);
@@ -101,13 +105,25 @@ KillReport killDescendants(const std::vector<pid_t>& except, double graceSeconds
     }
     for (pid_t pid : alive) {
       if (kill(pid, SIGKILL) == 0 && signalled.insert(pid).second) ++report.killed;
-      if (table.at(pid).parent == self) waitpid(pid, nullptr, WNOHANG);
+      if (reap && table.at(pid).parent == self) waitpid(pid, nullptr, WNOHANG);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   // Reap what died as our child in the last pass.
-  for (pid_t pid : signalled) waitpid(pid, nullptr, WNOHANG);
+  if (reap)
+    for (pid_t pid : signalled) waitpid(pid, nullptr, WNOHANG);
   return report;
+}
+
+}  // namespace
+
+KillReport killDescendants(const std::vector<pid_t>& except, double graceSeconds) {
+  return killBelow(getpid(), std::set<pid_t>(except.begin(), except.end()), graceSeconds);
+}
+
+KillReport killDescendantsOf(pid_t root, double graceSeconds) {
+  if (root <= 0) return {};
+  return killBelow(root, {}, graceSeconds);
 }
 
 }  // namespace ks::sandbox

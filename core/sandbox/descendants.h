@@ -26,4 +26,10 @@ struct KillReport {
 // alive or `graceSeconds` have passed (processes forking while being killed are found on the next pass).
 KillReport killDescendants(const std::vector<pid_t>& except = {}, double graceSeconds = 5);
 
+// The same for the descendants of another process, `root` (spared itself): what a client does before it kills
+// its runner. While `root` lives and is a child subreaper, an orphan below it is re-parented to it, so nothing
+// leaves the tree during the walk; once `root` is gone, orphans belong to init and no walk finds them. Reaps
+// nothing (they are not this process's children).
+KillReport killDescendantsOf(pid_t root, double graceSeconds = 5);
+
 }  // namespace ks::sandbox

@@ -15,6 +15,7 @@
 #include <map>
 #include <thread>
 
+#include "core/sandbox/descendants.h"
 #include "core/supervisor/signal_name.h"
 
 extern char** environ;
@@ -168,7 +169,12 @@ void ChildProcess::release() {
 void ChildProcess::closeStdin() { closeFd(stdin_); }
 
 void ChildProcess::killGroup() {
-  if (pid_ > 0) kill(-pid_, SIGKILL);
+  if (pid_ <= 0) return;
+  // First every descendant, while the child (a child subreaper, as kscope-runner's judge is) still holds
+  // the ones that left its group and session: killed with the child, they would be re-parented to init and
+  // found by nobody. Not once the child is reaped: its pid may belong to another process by then.
+  if (!exit_) sandbox::killDescendantsOf(pid_);
+  kill(-pid_, SIGKILL);
 }
 
 std::optional<ExitStatus> ChildProcess::tryWait() {

@@ -55,7 +55,9 @@ class ChildProcess {
   int stderrFd() const { return stderr_; }
   void closeStdin();
 
-  void killGroup();                     // SIGKILL to the whole process group
+  // SIGKILL to every descendant of the child (found through /proc while the child lives, whatever group or
+  // session they moved to), then to the whole process group.
+  void killGroup();
   std::optional<ExitStatus> tryWait();  // reaps without blocking; the status once it has ended
   // Waits up to `seconds` for it to end, then kills the group and reaps it, or abandons it (see ExitStatus).
   ExitStatus waitOrKill(double seconds);

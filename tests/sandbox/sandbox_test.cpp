@@ -338,3 +338,43 @@ TEST(Descendants, NothingToKillIsQuick) {
   EXPECT_TRUE(report.alive.empty());
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
+
+// What a client does before it kills its runner: every descendant of another process (a subreaper, as the
+// runner's judge is), a daemon in a session of its own included, is killed while the root lives; the root is
+// spared.
+TEST(Descendants, AnotherProcesssWholeTreeIsKilledWhileItLives) {
+  int sync[2];
+  ASSERT_EQ(pipe(sync), 0);
+  const pid_t root = fork();
+  if (root == 0) {
+    close(sync[0]);
+    becomeChildSubreaper();
+    const pid_t middle = fork();
+    if (middle == 0) {
+      setsid();
+      const pid_t daemon = fork();
+      if (daemon == 0) {
+        pause();
+        _exit(0);
+      }
+      if (::write(sync[1], &daemon, sizeof daemon) != sizeof daemon) _exit(1);
+      _exit(0);
+    }
+    for (;;)
+      if (waitpid(-1, nullptr, 0) < 0) pause();  // reaps, as the judge does
+  }
+  close(sync[1]);
+  pid_t daemon = 0;
+  ASSERT_EQ(::read(sync[0], &daemon, sizeof daemon), static_cast<ssize_t>(sizeof daemon));
+  close(sync[0]);
+  for (int i = 0; i < 500 && descendantsOf(root).size() != 1; ++i)  // the middle has gone, the daemon is the root's
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const KillReport killed = killDescendantsOf(root);
+  EXPECT_EQ(killed.killed, 1);
+  EXPECT_TRUE(killed.alive.empty());
+  for (int i = 0; i < 500 && alive(daemon); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_FALSE(alive(daemon)) << "the daemon outlived killDescendantsOf";
+  EXPECT_TRUE(alive(root)) << "the root is spared";
+  kill(root, SIGKILL);
+  waitpid(root, nullptr, 0);
+}

@@ -1,12 +1,19 @@
 // RunnerSupervisor against the built kscope-runner (its judge and executor, docs/runner-protocol.md, "Threat
 // model"): a hostile program's forged verdict ends as tampering and the next request gets a fresh runner; a
-// forged phase deadline does not lengthen the phase; the memory limit is measured on the executor, the
-// process that runs programs. Skipped in a build without the runner.
+// forged phase deadline does not lengthen the phase; no daemon outlives the runner, whatever ends it; the
+// memory limit is measured on the executor, the process that runs programs. Skipped in a build without the
+// runner.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "core/protocol/json_codec.h"
 #include "core/supervisor/runner_supervisor.h"
@@ -47,6 +54,45 @@ SupervisorOptions realRunner() {
   o.answerDeadlineSeconds = 120;
   return o;
 }
+
+// The processes running `sleep <token>` (zombies excluded: an orphan's zombie waits for init to reap it).
+std::vector<pid_t> sleepersWith(const std::string& token) {
+  std::vector<pid_t> out;
+  const std::string wanted = std::string("sleep") + '\0' + token + '\0';
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream cmd(entry.path() / "cmdline", std::ios::binary), stat(entry.path() / "stat");
+    const std::string cmdline((std::istreambuf_iterator<char>(cmd)), {});
+    std::string line;
+    std::getline(stat, line);
+    const auto close = line.rfind(')');
+    if (cmdline == wanted && close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z')
+      out.push_back(static_cast<pid_t>(std::stol(name)));
+  }
+  return out;
+}
+
+// Whether every `sleep <token>` is gone within `seconds` (a SIGKILLed process leaves /proc at once; the
+// grace is for a loaded machine). Kills those left either way, so a failing test leaves nothing behind.
+bool sleepersGone(const std::string& token, double seconds = 10) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!sleepersWith(token).empty() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const std::vector<pid_t> left = sleepersWith(token);
+  for (pid_t pid : left) kill(pid, SIGKILL);
+  return left.empty();
+}
+
+// tests/hostile/leave_daemon.py in `mode`, its daemon `sleep <token>`.
+std::string daemonLeaver(const std::string& mode, const std::string& token) {
+  std::string code = hostileFile("leave_daemon.py");
+  code.replace(code.find("@MODE@"), 6, mode);
+  code.replace(code.find("@TOKEN@"), 7, token);
+  return code;
+}
+
+std::string uniqueToken(int which) { return "31536000." + std::to_string(getpid()) + std::to_string(which); }
 
 protocol::Request evaluate(const std::string& id, const std::string& candidate) {
   protocol::Request r;
@@ -91,6 +137,47 @@ TEST(RealRunner, AForgedPhaseDeadlineNeitherLengthensNorRestartsThePhase) {
   ASSERT_NE(out.error(), nullptr) << "the hang was waited out, and the candidate answered";
   EXPECT_EQ(out.error()->error.kind, protocol::ErrorKind::Timeout) << out.error()->error.message;
   EXPECT_EQ(out.error()->error.message, "timed out after 10 s while checking correctness");
+}
+
+// No process outlives the runner, whatever ends it (tests/hostile/leave_daemon.py): a daemon in a session of
+// its own, started by an `atexit` handler while the executor shuts down, by a first call that then ends the
+// executor with os._exit(7), or by one that hangs until the client's deadline. Each survived its runner,
+// re-parented to init, before the judge killed its descendants at every end and the client killed the
+// runner's whole tree (not just its process group) at a deadline.
+TEST(RealRunner, ADaemonStartedWhileTheExecutorShutsDownDiesWithTheRunner) {
+  REQUIRE_RUNNER();
+  const std::string token = uniqueToken(1);
+  {
+    RunnerSupervisor s(realRunner());
+    const RequestOutcome out = s.request(evaluate("atexit", daemonLeaver("atexit", token)));
+    ASSERT_TRUE(out.isResult()) << out.error()->error.message << "\n" << out.error()->error.stderrTail;
+    EXPECT_TRUE(out.result()->ok);
+    s.stopRunner();  // shutdown: the executor's Python runs its atexit handlers
+  }
+  EXPECT_TRUE(sleepersGone(token)) << "a daemon started at the executor's exit outlived the runner";
+}
+
+TEST(RealRunner, ADaemonOfAnExecutorThatEndsItselfDiesWithIt) {
+  REQUIRE_RUNNER();
+  const std::string token = uniqueToken(2);
+  RunnerSupervisor s(realRunner());
+  const RequestOutcome out = s.request(evaluate("exit", daemonLeaver("exit", token)));
+  ASSERT_NE(out.error(), nullptr);
+  EXPECT_EQ(out.error()->error.kind, protocol::ErrorKind::Crash) << out.error()->error.message;
+  EXPECT_EQ(out.error()->error.exitStatus, 7) << out.error()->error.message;
+  EXPECT_TRUE(sleepersGone(token)) << "a daemon outlived its executor's os._exit(7)";
+}
+
+TEST(RealRunner, ADaemonOfARequestThatTimesOutDiesWithTheRunner) {
+  REQUIRE_RUNNER();
+  const std::string token = uniqueToken(3);
+  SupervisorOptions o = realRunner();
+  o.phaseLimits.correctness = 15;
+  RunnerSupervisor s(o);
+  const RequestOutcome out = s.request(evaluate("hang", daemonLeaver("hang", token)));
+  ASSERT_NE(out.error(), nullptr);
+  EXPECT_EQ(out.error()->error.kind, protocol::ErrorKind::Timeout) << out.error()->error.message;
+  EXPECT_TRUE(sleepersGone(token)) << "a daemon outlived the runner its client killed at the deadline";
 }
 
 TEST(RealRunner, TheMemoryLimitIsMeasuredOnTheExecutor) {
