@@ -263,7 +263,7 @@ void printError(const protocol::ErrorInfo& e, const Chosen& chosen, const Task& 
   }
   if (!e.stderrTail.empty() &&
       (e.kind == protocol::ErrorKind::Crash || e.kind == protocol::ErrorKind::Timeout ||
-       e.kind == protocol::ErrorKind::Memory)) {
+       e.kind == protocol::ErrorKind::Memory || e.kind == protocol::ErrorKind::Processes)) {
     std::cout << "  last lines of the runner's stderr:\n";
     std::istringstream tail(e.stderrTail);
     for (std::string line; std::getline(tail, line);) std::cout << "    " << line << "\n";

@@ -51,6 +51,8 @@ const char* errorKindName(ErrorKind kind) {
       return "cancelled";
     case ErrorKind::Tampering:
       return "tampering";
+    case ErrorKind::Processes:
+      return "processes";
   }
   return "?";
 }
@@ -69,7 +71,7 @@ ErrorKind kindFrom(const Fields& f) {
   const std::string s = f.str("kind");
   for (ErrorKind k : {ErrorKind::Protocol, ErrorKind::Load, ErrorKind::Build, ErrorKind::Runtime,
                       ErrorKind::Timeout, ErrorKind::Crash, ErrorKind::Memory, ErrorKind::Cancelled,
-                      ErrorKind::Tampering})
+                      ErrorKind::Tampering, ErrorKind::Processes})
     if (s == errorKindName(k)) return k;
   throw DecodeError{f.pathOf("kind") + ": unknown error kind \"" + s + "\""};
 }

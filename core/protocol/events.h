@@ -22,7 +22,8 @@ enum class Phase { Load, Build, Correctness, Probes, Timing, Profile, SeedMethod
 
 // Tampering: the runner's answer broke the protocol in a way only a program that reached the channel, or lied
 // about its own measurement, could make it (docs/runner-protocol.md, "Threat model"); never a trusted number.
-enum class ErrorKind { Protocol, Load, Build, Runtime, Timeout, Crash, Memory, Cancelled, Tampering };
+// Processes: the runner's process tree held more processes than the client allows.
+enum class ErrorKind { Protocol, Load, Build, Runtime, Timeout, Crash, Memory, Cancelled, Tampering, Processes };
 
 // One frame of a Python traceback, innermost last.
 struct TraceFrame {

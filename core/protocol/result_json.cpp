@@ -69,6 +69,7 @@ Environment environmentFrom(const Fields& f) {
     k.writable = c.strings("writable");
     k.network = c.strOr("network", "none");
     k.processes = c.strOr("processes", "none");
+    k.processLimit = c.has("process_limit") ? c.int64("process_limit", 0) : 0;
     k.buildCache = c.strOr("build_cache", "none");
     k.notes = c.strings("notes");
     e.containment = k;
@@ -458,6 +459,7 @@ Json toJson(const Environment& e) {
                         {"writable", e.containment->writable},
                         {"network", e.containment->network},
                         {"processes", e.containment->processes},
+                        {"process_limit", e.containment->processLimit},
                         {"build_cache", e.containment->buildCache},
                         {"notes", e.containment->notes}};
   return j;

@@ -22,6 +22,7 @@ constexpr std::array kExact = {
     "KSCOPE_PYTHON"sv,
     "KSCOPE_WRITABLE"sv,
     "KSCOPE_CONTAINMENT"sv,
+    "KSCOPE_PROCESSES"sv,
     "PYTHONPATH"sv,
     "PYTHONHOME"sv,
     "LD_LIBRARY_PATH"sv,

@@ -11,6 +11,7 @@
 #include "core/sandbox/descendants.h"
 #include "core/sandbox/landlock_rules.h"
 #include "core/sandbox/network_filter.h"
+#include "core/sandbox/resource_limits.h"
 
 namespace ks::sandbox {
 namespace {
@@ -34,6 +35,15 @@ bool under(const fs::path& path, const fs::path& folder) {
   const fs::path p = fs::weakly_canonical(path), f = fs::weakly_canonical(folder);
   auto [a, b] = std::mismatch(f.begin(), f.end(), p.begin(), p.end());
   return a == f.end();
+}
+
+// A positive whole number from the environment variable `name`, else `fallback`.
+std::uint64_t positiveSetting(const char* name, std::uint64_t fallback) {
+  const char* value = std::getenv(name);
+  if (!value || !*value) return fallback;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(value, &end, 10);
+  return end && *end == '\0' && n > 0 ? n : fallback;
 }
 
 int threadCount() {
@@ -91,6 +101,11 @@ protocol::Containment containCandidateProcess(const ContainmentPaths& paths) {
   else
     c.notes.push_back(
         "PR_SET_CHILD_SUBREAPER refused: daemons a program starts can escape the end-of-request kill");
+  // How many more tasks (processes and threads) this process and its descendants may add to the user's
+  // (KSCOPE_PROCESSES; the executor itself has dozens of threads, a build a few compilers at once).
+  const ProcessCap cap = capProcesses(positiveSetting("KSCOPE_PROCESSES", kProcessAllowance));
+  c.processLimit = static_cast<std::int64_t>(cap.limit);
+  if (!cap.note.empty()) c.notes.push_back(cap.note);
 
   WriteRules rules;
   // The process's own /proc entry: the CUDA driver writes its threads' names there

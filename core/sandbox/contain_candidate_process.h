@@ -3,6 +3,7 @@
 // tree and the tools pointed into it, filesystem writes limited with Landlock, no network (seccomp), a child
 // subreaper so that no descendant escapes killDescendants, and the build cache's seal log. What is active
 // comes back as the `containment` of the runner's environment; what is not is said there, never silently.
+#include <cstdint>
 #include <filesystem>
 #include <vector>
 
@@ -15,8 +16,13 @@ struct ContainmentPaths {
   std::filesystem::path cacheRoot;    // the build cache root (created)
 };
 
+// Tasks (processes and threads) the executor and what it starts may add to its user's (RLIMIT_NPROC), unless
+// KSCOPE_PROCESSES says otherwise.
+inline constexpr std::uint64_t kProcessAllowance = 4096;
+
 // Reads KSCOPE_WRITABLE (more folders, ':'-separated: the supervisor passes its scratch root) and
-// KSCOPE_CONTAINMENT ("off": no Landlock, seccomp or subreaper, reported as such), sets TMPDIR,
+// KSCOPE_CONTAINMENT ("off": no Landlock, seccomp, subreaper or limits, reported as such) and KSCOPE_PROCESSES,
+// caps the user's processes (resource_limits.h), sets TMPDIR,
 // TORCH_EXTENSIONS_DIR, CUDA_CACHE_PATH, TRITON_CACHE_DIR, TORCHINDUCTOR_CACHE_DIR, PYTORCH_KERNEL_CACHE_PATH,
 // CUPY_CACHE_DIR into scratch and cache, TORCHINDUCTOR_COMPILE_THREADS=1 (no compile workers: a process the
 // program starts cannot start CUDA under these rules) and PYTHONDONTWRITEBYTECODE, then contains this process.

@@ -75,6 +75,14 @@ bool becomeChildSubreaper() { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) =
 
 std::vector<pid_t> descendantsOf(pid_t root) { return below(root, processTable()); }
 
+std::vector<pid_t> liveDescendantsOf(pid_t root) {
+  const std::map<pid_t, ProcInfo> table = processTable();
+  std::vector<pid_t> out;
+  for (pid_t pid : below(root, table))
+    if (const char state = table.at(pid).state; state != 'Z' && state != 'X') out.push_back(pid);
+  return out;
+}
+
 namespace {
 
 // Kills every descendant of `root` but `spared` until none is alive or the grace has passed; reaps those that

@@ -15,6 +15,8 @@ bool becomeChildSubreaper();
 
 // The live and zombie processes below `root`, found through /proc/<pid>/stat's parent pid, root excluded.
 std::vector<pid_t> descendantsOf(pid_t root);
+// The same without zombies (those have ended; only their parent's reaping is left).
+std::vector<pid_t> liveDescendantsOf(pid_t root);
 
 struct KillReport {
   int killed = 0;            // processes sent SIGKILL

@@ -18,6 +18,7 @@
 #include "core/protocol/request_clock.h"
 #include "core/protocol/result_acceptance.h"
 #include "core/sandbox/clean_environment.h"
+#include "core/sandbox/descendants.h"
 #include "core/supervisor/child_process.h"
 #include "core/supervisor/line_splitter.h"
 #include "core/supervisor/process_memory.h"
@@ -92,7 +93,7 @@ sandbox::EnvironmentList runnerEnvironment(const SupervisorOptions& options,
 }  // namespace
 
 struct RunnerSupervisor::Impl {
-  enum class LoopEnd { Done, Deadline, ChildEnded, Cancelled, Memory, LineTooLong };
+  enum class LoopEnd { Done, Deadline, ChildEnded, Cancelled, Memory, LineTooLong, Processes };
 
   explicit Impl(SupervisorOptions o)
       : options(std::move(o)),
@@ -121,6 +122,9 @@ struct RunnerSupervisor::Impl {
   // Whose memory counts: the executor its `ready` names when that is the runner's child (the process that
   // runs programs; its judge is the start-up image it shares, plus the lines it holds), else the runner.
   std::vector<pid_t> memoryPids;
+  // The runner's tree as last sampled (every options.treePollSeconds): how many processes are below its judge.
+  Clock::time_point treeSampled{};
+  std::size_t treeProcesses = 0;
   bool stdoutOpen = false, stderrOpen = false;
   unsigned runnersStarted = 0, requestsSent = 0;
   std::atomic<bool> inFlight{false}, cancelRequested{false};
@@ -194,6 +198,11 @@ struct RunnerSupervisor::Impl {
       if (cancellable && cancelRequested.load()) return LoopEnd::Cancelled;
       const double left = secondsLeft();
       if (left <= 0) return LoopEnd::Deadline;
+      if (options.maxProcesses > 0 && secondsSince(treeSampled) >= options.treePollSeconds) {
+        treeSampled = Clock::now();
+        treeProcesses = sandbox::liveDescendantsOf(child->pid()).size();
+        if (treeProcesses > options.maxProcesses) return LoopEnd::Processes;
+      }
       if (options.memoryLimit) {
         std::uint64_t resident = 0;
         for (pid_t pid : memoryPids.empty() ? std::vector<pid_t>{child->pid()} : memoryPids)
@@ -272,6 +281,13 @@ struct RunnerSupervisor::Impl {
                           mebibytes(options.memoryLimit->bytes) + ", " + context + "; it was stopped",
                       phase);
         break;
+      case LoopEnd::Processes:
+        e = makeError(id, ErrorKind::Processes,
+                      "kscope-runner's processes numbered " + std::to_string(treeProcesses) +
+                          ", more than the limit of " + std::to_string(options.maxProcesses) + ", " + context +
+                          "; they were stopped",
+                      phase);
+        break;
       case LoopEnd::LineTooLong:
         e = makeError(id, ErrorKind::Protocol,
                       "kscope-runner wrote a line longer than " + mebibytes(options.maxLineBytes) + " " +
@@ -302,6 +318,8 @@ struct RunnerSupervisor::Impl {
   void forget() {
     child.reset();
     memoryPids.clear();
+    treeSampled = {};
+    treeProcesses = 0;
     std::error_code ec;
     if (!runnerDir.empty() && !options.keepScratch) std::filesystem::remove_all(runnerDir, ec);
     runnerDir.clear();

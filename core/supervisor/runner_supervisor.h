@@ -5,9 +5,10 @@
 // when the one acceptance rule (core/protocol/result_acceptance.h) accepts it against our own clock, and a
 // `tampering` error instead of it, or of any other line on the runner's stdout (a line that is no event, an
 // event of another request, output between requests), after which the runner is replaced. It enforces
-// each phase's deadline from its `phase` event, kills a hung runner (its whole process group), reports a
-// crash with its signal or exit status and the last stderr lines, enforces a memory limit, and starts a
-// fresh runner for the next request. Nothing the runner does makes it throw or end our process.
+// each phase's deadline by its own rule (phase_deadlines.h: a `phase` event names the phase, its deadline can
+// only shorten it), kills a hung runner (every process below it, then its process group), reports a crash
+// with its signal or exit status and the last stderr lines, enforces a memory limit, caps the processes of
+// the runner's tree, and starts a fresh runner for the next request. Nothing the runner does makes it throw or end our process.
 // Qt-free; request() blocks, so the GUI calls it from a worker thread and cancel() from the UI thread.
 #include <atomic>
 #include <functional>

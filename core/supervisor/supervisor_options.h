@@ -42,6 +42,12 @@ struct SupervisorOptions {
   double maxPhaseSeconds = 0;
   std::optional<MemoryLimit> memoryLimit;
   double memoryPollSeconds = 0.05;
+  // The most processes the runner's tree may hold at once: every process below the runner's judge (its
+  // executor and whatever a program started, in any session), counted every treePollSeconds; past it the
+  // tree is killed and the request ends with a `processes` error. 0: no cap. The executor's own RLIMIT_NPROC
+  // stops a fork earlier for a user other than root; for root it does not bind, and this count is the cap.
+  std::size_t maxProcesses = 512;
+  double treePollSeconds = 0.5;
   std::size_t stderrTailLines = 30;
   std::size_t maxLineBytes = 256u << 20;  // a longer stdout line is a protocol error
 };

@@ -18,12 +18,14 @@
 #include <map>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/sandbox/clean_environment.h"
 #include "core/sandbox/contain_candidate_process.h"
 #include "core/sandbox/descendants.h"
 #include "core/sandbox/landlock_rules.h"
 #include "core/sandbox/network_filter.h"
+#include "core/sandbox/resource_limits.h"
 
 namespace fs = std::filesystem;
 using namespace ks::sandbox;
@@ -377,4 +379,39 @@ TEST(Descendants, AnotherProcesssWholeTreeIsKilledWhileItLives) {
   EXPECT_TRUE(alive(root)) << "the root is spared";
   kill(root, SIGKILL);
   waitpid(root, nullptr, 0);
+}
+
+// RLIMIT_NPROC counts the user's tasks machine-wide and stops a fork past them, for a user other than root;
+// for uid 0 the kernel never applies it, whatever the capabilities, and capProcesses says so.
+TEST(ResourceLimits, TheProcessCapStopsForksOfAUserOtherThanRootAndSaysItDoesNotBindRoot) {
+  if (getuid() != 0) GTEST_SKIP() << "needs root to become another user; as a user the cap binds (below)";
+  const int asRoot = inChild([]() -> int {
+    const ProcessCap cap = capProcesses(4);
+    if (cap.limit == 0) return 1;
+    if (cap.binds || cap.note.find("does not bind uid 0") == std::string::npos) return 2;
+    return 0;
+  });
+  EXPECT_EQ(asRoot, 0) << "failed check " << asRoot;
+  const int asNobody = inChild([]() -> int {
+    if (setgid(65534) != 0 || setuid(65534) != 0) return 1;
+    const ProcessCap cap = capProcesses(4);
+    if (cap.limit == 0 || !cap.binds) return 2;
+    std::vector<pid_t> children;
+    int refused = 0;
+    for (int i = 0; i < 20 && refused == 0; ++i) {
+      const pid_t pid = fork();
+      if (pid == 0) {
+        pause();
+        _exit(0);
+      }
+      if (pid < 0 && errno == EAGAIN) ++refused;
+      if (pid > 0) children.push_back(pid);
+    }
+    for (pid_t pid : children) kill(pid, SIGKILL);
+    for (pid_t pid : children) waitpid(pid, nullptr, 0);
+    if (refused == 0) return 3;
+    if (children.size() > 6) return 4;  // the allowance, give or take the count's own moment
+    return 0;
+  });
+  EXPECT_EQ(asNobody, 0) << "failed check " << asNobody;
 }

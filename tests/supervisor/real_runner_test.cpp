@@ -1,8 +1,7 @@
 // RunnerSupervisor against the built kscope-runner (its judge and executor, docs/runner-protocol.md, "Threat
-// model"): a hostile program's forged verdict ends as tampering and the next request gets a fresh runner; a
-// forged phase deadline does not lengthen the phase; no daemon outlives the runner, whatever ends it; the
-// memory limit is measured on the executor, the process that runs programs. Skipped in a build without the
-// runner.
+// model"): a hostile program's forged verdict ends as tampering and the next request gets a fresh runner;
+// the memory limit is measured on the executor, the process that runs programs. Skipped in a build without
+// the runner.
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -178,6 +177,26 @@ TEST(RealRunner, ADaemonOfARequestThatTimesOutDiesWithTheRunner) {
   ASSERT_NE(out.error(), nullptr);
   EXPECT_EQ(out.error()->error.kind, protocol::ErrorKind::Timeout) << out.error()->error.message;
   EXPECT_TRUE(sleepersGone(token)) << "a daemon outlived the runner its client killed at the deadline";
+}
+
+// A program that starts 200 processes (tests/hostile/many_processes.py) in a runner whose tree may hold 64:
+// the client's count of the runner's processes ends the request before the program answers, whatever
+// sessions the processes are in, and none is left. (As root, RLIMIT_NPROC does not bind, so this count is the
+// cap; the program answered correctly with its 200 processes running before the client counted them.)
+TEST(RealRunner, ProcessesPastTheClientsCapEndTheRequest) {
+  REQUIRE_RUNNER();
+  const std::string token = uniqueToken(4);
+  SupervisorOptions o = realRunner();
+  o.maxProcesses = 64;
+  RunnerSupervisor s(o);
+  std::string code = hostileFile("many_processes.py");
+  code.replace(code.find("@TOKEN@"), 7, token);
+  const RequestOutcome out = s.request(evaluate("many", code));
+  ASSERT_NE(out.error(), nullptr) << "the program answered with its processes running";
+  EXPECT_EQ(out.error()->error.kind, protocol::ErrorKind::Processes) << out.error()->error.message;
+  EXPECT_NE(out.error()->error.message.find("more than the limit of 64"), std::string::npos)
+      << out.error()->error.message;
+  EXPECT_TRUE(sleepersGone(token)) << "a process of the program outlived the request";
 }
 
 TEST(RealRunner, TheMemoryLimitIsMeasuredOnTheExecutor) {

@@ -248,6 +248,8 @@ QString errorTitle(protocol::ErrorKind kind) {
       return QObject::tr("Cancelled");
     case protocol::ErrorKind::Tampering:
       return QObject::tr("Tampering: the result was not accepted");
+    case protocol::ErrorKind::Processes:
+      return QObject::tr("Too many processes");
   }
   return {};
 }
