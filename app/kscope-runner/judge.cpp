@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/random.h>
+#include <sys/signalfd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -12,6 +13,8 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <thread>
@@ -20,7 +23,9 @@
 #include "core/protocol/json_codec.h"
 #include "core/protocol/request_clock.h"
 #include "core/protocol/result_acceptance.h"
+#include "core/sandbox/build_seals.h"
 #include "core/sandbox/descendants.h"
+#include "core/sandbox/request_leftovers.h"
 
 namespace ks::runner {
 namespace {
@@ -63,20 +68,17 @@ std::string describe(int status) {
   return "exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-// No process outlives the runner (docs/security.md): whatever is left below the judge when it ends (the
-// executor's children, daemons re-parented to this subreaper, one an `atexit` handler started while the
-// executor shut down) is killed before the judge goes, because once it is gone they belong to init.
-void endEveryDescendant(const char* when) {
-  const sandbox::KillReport report = sandbox::killDescendants();
+// Kills every process below the judge but `except`, and says so on stderr.
+void killBelow(const std::vector<pid_t>& except, const std::string& when) {
+  const sandbox::KillReport report = sandbox::killDescendants(except);
   if (report.killed > 0)
-    std::fprintf(stderr, "kscope-runner: killed %d process(es) left running %s\n", report.killed, when);
+    std::fprintf(stderr, "kscope-runner: killed %d process(es) left running %s\n", report.killed, when.c_str());
   for (pid_t pid : report.alive) std::fprintf(stderr, "kscope-runner: process %d survived SIGKILL\n", int(pid));
 }
 
 // Ends this process the way the executor ended: the same exit status, or the same signal (no core file:
-// the executor's is the one that matters). Every descendant goes first.
+// the executor's is the one that matters).
 [[noreturn]] void endLike(int status) {
-  endEveryDescendant("when its executor ended");
   std::fflush(nullptr);
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
@@ -139,9 +141,18 @@ class LineReader {
 
 class Judge {
  public:
-  Judge(ProtocolChannel& client, int link, pid_t executor)
-      : client_(client), link_(link), executor_(executor), fromClient_(client.inFd(), 0),
-        fromExecutor_(link, kMaxExecutorLineBytes) {}
+  Judge(ProtocolChannel& client, int link, pid_t executor, JudgeSettings settings, int stopSignals)
+      : client_(client), link_(link), executor_(executor), settings_(std::move(settings)), stopSignals_(stopSignals),
+        fromClient_(client.inFd(), 0), fromExecutor_(link, kMaxExecutorLineBytes) {}
+
+  // No process outlives the runner, and nothing the request in flight wrote outside its scratch folder
+  // stays (docs/security.md): whatever is left below the judge when it ends (the executor's children,
+  // daemons re-parented to this subreaper, one an `atexit` handler started while the executor shut down)
+  // is killed before the judge goes, because once it is gone they belong to init.
+  void endEverything() {
+    killBelow({}, "at the runner's end");
+    if (current_) cleanUp(*current_);
+  }
 
   int run() {
     if (const std::optional<int> end = awaitReady()) return *end;
@@ -156,10 +167,11 @@ class Judge {
         if (!line) break;
         if (const std::optional<int> end = onClientLine(*line)) return *end;
       }
-      pollfd fds[2];
+      pollfd fds[3];
       nfds_t n = 0;
       if (!current_ && clientOpen_) fds[n++] = {client_.inFd(), POLLIN, 0};
       if (executorRunning_) fds[n++] = {link_, POLLIN, 0};
+      if (stopSignals_ >= 0) fds[n++] = {stopSignals_, POLLIN, 0};
       if (n == 0) return endOfInput();
       if (poll(fds, n, -1) < 0) {
         if (errno == EINTR) continue;
@@ -168,6 +180,10 @@ class Judge {
       }
       for (nfds_t i = 0; i < n; ++i) {
         if (!fds[i].revents) continue;
+        if (fds[i].fd == stopSignals_) {  // the client stops the runner (a deadline, a cancel, a limit)
+          stopExecutor(0);
+          return 128 + SIGTERM;
+        }
         if (fds[i].fd == link_) {
           const bool open = fromExecutor_.fill();
           while (std::optional<std::string> line = fromExecutor_.next())
@@ -193,11 +209,14 @@ class Judge {
     std::optional<Event> answer;
     Clock::time_point answeredAt;
     std::string token;  // the sync token sent after the answer
+    std::optional<sandbox::RequestLeftovers> leftovers;  // what was outside scratch when it started
   };
 
   ProtocolChannel& client_;
   int link_;
   pid_t executor_;
+  JudgeSettings settings_;
+  int stopSignals_;  // a signalfd for SIGTERM, or -1
   bool executorRunning_ = true, clientOpen_ = true;
   LineReader fromClient_, fromExecutor_;
   std::optional<InFlight> current_;
@@ -220,7 +239,7 @@ class Judge {
       }
       pollfd fd{link_, POLLIN, 0};
       if (poll(&fd, 1, -1) < 0 && errno != EINTR) return 1;
-      if (!fromExecutor_.fill() && !fromExecutor_.hasLine()) endLike(reap(kExecutorExitGraceS).first);
+      if (!fromExecutor_.fill() && !fromExecutor_.hasLine()) endAs(reap(kExecutorExitGraceS).first);
     }
   }
 
@@ -244,7 +263,9 @@ class Judge {
       stopExecutor(kExecutorExitGraceS);
       return 0;
     }
-    current_ = InFlight{request.id, request.op, protocol::RequestClock(), "", std::nullopt, {}, ""};
+    current_ = InFlight{request.id, request.op, protocol::RequestClock(), "", std::nullopt, {}, "", std::nullopt};
+    if (request.op == protocol::Op::Evaluate || request.op == protocol::Op::Build)  // the ops that run programs
+      current_->leftovers.emplace(placesFor(request));
     // The line as the client wrote it (it decoded): what was left out stays left out (trials, ...).
     sendAll(link_, line + "\n");  // a failure shows as the executor's end
     return std::nullopt;
@@ -295,7 +316,7 @@ class Judge {
       // The executor cannot go on (an unusable CUDA context) and exits without reading the sync: pass the
       // error on and end as it does.
       client_.write(event);
-      endLike(reap(10).first);
+      endAs(reap(10).first);
     }
     c.token = randomToken();
     sendAll(link_, syncRequestLine(c.token) + "\n");
@@ -308,12 +329,15 @@ class Judge {
     if (const auto* r = std::get_if<ResultEvent>(&*c.answer))
       if (const std::optional<std::string> why = protocol::rejectResult(c.op, *r, c.clock.finish(c.answeredAt)))
         return tamper(*why);
+    // No process outlives its request (docs/security.md): what the program started, setsid'd or
+    // double-forked (re-parented to this subreaper) ends here, the executor itself stays; then what the
+    // request left outside its scratch folder goes. Both before the answer: when the client has it, the
+    // request is over.
+    killBelow({executor_}, "by request " + c.id);
+    cleanUp(c);
     client_.write(*c.answer);
     lastAnswered_ = c.id;
     current_.reset();
-    // No process outlives its request (docs/security.md): what the program started, setsid'd or
-    // double-forked (re-parented to this subreaper) ends here; the executor itself stays.
-    sandbox::killDescendants({executor_});
     return std::nullopt;
   }
 
@@ -344,7 +368,44 @@ class Judge {
                     (exitedZero ? " in the middle of the request" + onlyAProgram : " before the request was over"));
     if (current_ && exitedZero)
       return tamper("its executor exited with status 0 in the middle of the request without answering" + onlyAProgram);
+    endAs(status);
+  }
+
+  // Ends the judge like the executor, after everything below it.
+  [[noreturn]] void endAs(int status) {
+    endEverything();
     endLike(status);
+  }
+
+  // Where `request` can leave files outside its scratch folder (core/sandbox/request_leftovers.h): the
+  // cache it names (as the engine reads it: "~/" is $HOME), else the executor's.
+  sandbox::LeftoverPlaces placesFor(const protocol::Request& request) const {
+    namespace fs = std::filesystem;
+    sandbox::LeftoverPlaces p;
+    fs::path cache = settings_.defaultCacheRoot;
+    if (const std::string& c = request.options.cache; !c.empty()) {
+      const char* home = std::getenv("HOME");
+      cache = home && (c == "~" || c.rfind("~/", 0) == 0) ? fs::path(home) / c.substr(c.size() > 1 ? 2 : 1) : fs::path(c);
+    }
+    std::error_code ec;
+    p.cacheRoot = fs::absolute(cache, ec);
+    p.sealLog = sandbox::buildSealsPath(p.cacheRoot);
+    p.executor = executor_;
+    p.cacheQuotaBytes = settings_.cacheQuotaBytes;
+    return p;
+  }
+
+  void cleanUp(InFlight& c) {
+    if (!c.leftovers) return;
+    const sandbox::LeftoverReport r = c.leftovers->cleanUp();
+    c.leftovers.reset();
+    if (r.removed.empty()) return;
+    std::string what;
+    for (std::size_t i = 0; i < r.removed.size() && i < 5; ++i) what += (i ? ", " : "") + r.removed[i];
+    if (r.removed.size() > 5) what += ", and " + std::to_string(r.removed.size() - 5) + " more";
+    std::fprintf(stderr, "kscope-runner: removed %llu MiB request %s left outside its scratch folder%s: %s\n",
+                 static_cast<unsigned long long>(r.bytes >> 20), c.id.c_str(),
+                 r.overQuota ? " (more than its build cache quota)" : "", what.c_str());
   }
 
   int endOfInput() {
@@ -380,9 +441,17 @@ class Judge {
 
 }  // namespace
 
-int runJudge(ProtocolChannel& client, int link, pid_t executor) {
-  const int status = Judge(client, link, executor).run();
-  endEveryDescendant("at the runner's end");
+int runJudge(ProtocolChannel& client, int link, pid_t executor, JudgeSettings settings) {
+  // SIGTERM from the client (a deadline, a cancel, a limit) is read in the poll loop, so the judge can end
+  // what is below it and clean up before it goes; the client's SIGKILL follows if it does not.
+  sigset_t term;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  sigprocmask(SIG_BLOCK, &term, nullptr);
+  const int stopSignals = signalfd(-1, &term, SFD_CLOEXEC);
+  Judge judge(client, link, executor, std::move(settings), stopSignals);
+  const int status = judge.run();
+  judge.endEverything();
   return status;
 }
 

@@ -12,11 +12,16 @@
 // reported on the next request. When the executor ends on its own, the judge ends the same way (its exit
 // status, or the same signal), so the supervisor's crash reports read as they did with one process.
 //
-// After every accepted answer the judge (a child subreaper) kills every process below it but the executor
-// (core/sandbox/descendants.h): Judge::deliver, right after the answer is written to the client. At its own
-// end, however it comes (shutdown, end of input, tampering, the executor's exit or crash), it kills every
-// process below it, the executor's remains included, before it exits.
+// Before it passes on an accepted answer the judge (a child subreaper) kills every process below it but the
+// executor (core/sandbox/descendants.h) and removes what the request left outside its scratch folder
+// (core/sandbox/request_leftovers.h): Judge::deliver. At its own end, however it comes (shutdown, end of
+// input, tampering, the executor's exit or crash, SIGTERM from the client at a deadline, a cancel or a
+// limit), it kills every process below it, the executor's remains included, and cleans up after the
+// request in flight before it exits.
 #include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
 
 #include "app/kscope-runner/protocol_channel.h"
 
@@ -26,6 +31,12 @@ inline constexpr int kExitTampering = 3;  // as after any error with runner_exit
 
 // Serves the client until shutdown, the end of its input, tampering or the executor's end; returns the exit
 // status (or raises the signal that killed the executor).
-int runJudge(ProtocolChannel& client, int link, pid_t executor);
+struct JudgeSettings {
+  std::filesystem::path defaultCacheRoot;  // the executor's build cache, for a request that names none
+  // What a request may add where builds go in the cache (KSCOPE_CACHE_QUOTA_MIB; request_leftovers.h).
+  std::uint64_t cacheQuotaBytes = std::uint64_t(256) << 20;
+};
+
+int runJudge(ProtocolChannel& client, int link, pid_t executor, JudgeSettings settings);
 
 }  // namespace ks::runner

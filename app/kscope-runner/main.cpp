@@ -53,7 +53,12 @@ int run() {
   if (!side.executor) {
     // Orphans of the executor's children come to the judge, which ends them after every answer.
     ks::sandbox::becomeChildSubreaper();
-    return ks::runner::runJudge(std::get<ks::runner::ProtocolChannel>(channel), side.link, side.executorPid);
+    ks::runner::JudgeSettings settings;
+    settings.defaultCacheRoot = defaultCacheRoot();
+    if (const char* quota = std::getenv("KSCOPE_CACHE_QUOTA_MIB"); quota && std::atoll(quota) > 0)
+      settings.cacheQuotaBytes = static_cast<std::uint64_t>(std::atoll(quota)) << 20;
+    return ks::runner::runJudge(std::get<ks::runner::ProtocolChannel>(channel), side.link, side.executorPid,
+                                settings);
   }
   auto link = ks::runner::ProtocolChannel::overSocket(side.link);
   if (auto* why = std::get_if<std::string>(&link)) {

@@ -37,6 +37,7 @@ struct Containment {
   std::string network = "none";       // "seccomp": sockets other than AF_UNIX/AF_NETLINK refused (EPERM)
   std::string processes = "none";     // "subreaper": every descendant killed after each request
   std::int64_t processLimit = 0;      // the RLIMIT_NPROC set (the user's tasks at start + an allowance); 0: none
+  std::int64_t fileSizeLimit = 0;     // the RLIMIT_FSIZE set, in bytes; 0: none
   std::string buildCache = "none";    // "sealed": a cached library loads only if its seal (sha256) matches
   std::vector<std::string> notes;     // what is not active, and why
   bool operator==(const Containment&) const = default;

@@ -70,6 +70,7 @@ Environment environmentFrom(const Fields& f) {
     k.network = c.strOr("network", "none");
     k.processes = c.strOr("processes", "none");
     k.processLimit = c.has("process_limit") ? c.int64("process_limit", 0) : 0;
+    k.fileSizeLimit = c.has("file_size_limit") ? c.int64("file_size_limit", 0) : 0;
     k.buildCache = c.strOr("build_cache", "none");
     k.notes = c.strings("notes");
     e.containment = k;
@@ -460,6 +461,7 @@ Json toJson(const Environment& e) {
                         {"network", e.containment->network},
                         {"processes", e.containment->processes},
                         {"process_limit", e.containment->processLimit},
+                        {"file_size_limit", e.containment->fileSizeLimit},
                         {"build_cache", e.containment->buildCache},
                         {"notes", e.containment->notes}};
   return j;

@@ -23,6 +23,8 @@ constexpr std::array kExact = {
     "KSCOPE_WRITABLE"sv,
     "KSCOPE_CONTAINMENT"sv,
     "KSCOPE_PROCESSES"sv,
+    "KSCOPE_FILE_SIZE_MIB"sv,
+    "KSCOPE_CACHE_QUOTA_MIB"sv,
     "PYTHONPATH"sv,
     "PYTHONHOME"sv,
     "LD_LIBRARY_PATH"sv,

@@ -106,6 +106,13 @@ protocol::Containment containCandidateProcess(const ContainmentPaths& paths) {
   const ProcessCap cap = capProcesses(positiveSetting("KSCOPE_PROCESSES", kProcessAllowance));
   c.processLimit = static_cast<std::int64_t>(cap.limit);
   if (!cap.note.empty()) c.notes.push_back(cap.note);
+  // No file larger than this (KSCOPE_FILE_SIZE_MIB): a write past it fails with EFBIG, in /dev/shm, the cache
+  // and the seal log too.
+  const std::uint64_t fileSize = positiveSetting("KSCOPE_FILE_SIZE_MIB", kFileSizeLimitMiB) << 20;
+  if (std::string why = limitFileSize(fileSize); why.empty())
+    c.fileSizeLimit = static_cast<std::int64_t>(fileSize);
+  else
+    c.notes.push_back(why);
 
   WriteRules rules;
   // The process's own /proc entry: the CUDA driver writes its threads' names there

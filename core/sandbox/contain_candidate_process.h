@@ -19,10 +19,13 @@ struct ContainmentPaths {
 // Tasks (processes and threads) the executor and what it starts may add to its user's (RLIMIT_NPROC), unless
 // KSCOPE_PROCESSES says otherwise.
 inline constexpr std::uint64_t kProcessAllowance = 4096;
+// The largest file the executor and what it starts may write (RLIMIT_FSIZE), unless KSCOPE_FILE_SIZE_MIB says
+// otherwise: far above a library or a trace a build or profile writes.
+inline constexpr std::uint64_t kFileSizeLimitMiB = 1024;
 
 // Reads KSCOPE_WRITABLE (more folders, ':'-separated: the supervisor passes its scratch root) and
-// KSCOPE_CONTAINMENT ("off": no Landlock, seccomp, subreaper or limits, reported as such) and KSCOPE_PROCESSES,
-// caps the user's processes (resource_limits.h), sets TMPDIR,
+// KSCOPE_CONTAINMENT ("off": no Landlock, seccomp, subreaper or limits, reported as such), KSCOPE_PROCESSES and
+// KSCOPE_FILE_SIZE_MIB, caps the user's processes and the size of a file (resource_limits.h), sets TMPDIR,
 // TORCH_EXTENSIONS_DIR, CUDA_CACHE_PATH, TRITON_CACHE_DIR, TORCHINDUCTOR_CACHE_DIR, PYTORCH_KERNEL_CACHE_PATH,
 // CUPY_CACHE_DIR into scratch and cache, TORCHINDUCTOR_COMPILE_THREADS=1 (no compile workers: a process the
 // program starts cannot start CUDA under these rules) and PYTHONDONTWRITEBYTECODE, then contains this process.

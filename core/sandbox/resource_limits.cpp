@@ -1,10 +1,12 @@
 #include "core/sandbox/resource_limits.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -45,6 +47,13 @@ ProcessCap capProcesses(std::uint64_t allowance) {
     cap.note = "RLIMIT_NPROC does not bind uid 0 (the kernel exempts root's processes): only the client's count of "
                "the runner's processes caps them";
   return cap;
+}
+
+std::string limitFileSize(std::uint64_t bytes) {
+  std::signal(SIGXFSZ, SIG_IGN);
+  const rlimit r{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
+  if (setrlimit(RLIMIT_FSIZE, &r) != 0) return std::string("RLIMIT_FSIZE not set: ") + std::strerror(errno);
+  return "";
 }
 
 }  // namespace ks::sandbox

@@ -1,7 +1,8 @@
 #pragma once
 // Resource limits the runner's executor puts on itself, and so on everything it starts (docs/security.md,
-// "Processes"): how many processes the user may have (RLIMIT_NPROC). Soft and hard limit alike, so a program
-// cannot raise it again without CAP_SYS_RESOURCE.
+// "Processes" and "Files"): how many processes the user may have (RLIMIT_NPROC) and how large a file it may
+// write (RLIMIT_FSIZE). Soft and hard limit alike, so a program cannot raise them again without
+// CAP_SYS_RESOURCE.
 #include <sys/types.h>
 
 #include <cstdint>
@@ -23,5 +24,10 @@ struct ProcessCap {
 // count at the start plus what the runner may add; for uid 0 it is set but never enforced, whatever the
 // process's capabilities (kernel/fork.c exempts INIT_USER), and the client's count is the cap that holds.
 ProcessCap capProcesses(std::uint64_t allowance);
+
+// RLIMIT_FSIZE of `bytes`, with SIGXFSZ ignored so a write past it fails with EFBIG instead of killing the
+// writer (the ignored disposition is inherited through exec: compilers and a program's children too).
+// "" or why not.
+std::string limitFileSize(std::uint64_t bytes);
 
 }  // namespace ks::sandbox

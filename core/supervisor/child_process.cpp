@@ -177,6 +177,15 @@ void ChildProcess::killGroup() {
   kill(-pid_, SIGKILL);
 }
 
+void ChildProcess::terminate(double graceSeconds) {
+  if (pid_ <= 0 || exit_) return;
+  kill(pid_, SIGTERM);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(graceSeconds);
+  while (!tryWait() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  if (!exit_) killGroup();
+}
+
 std::optional<ExitStatus> ChildProcess::tryWait() {
   if (exit_ || pid_ <= 0) return exit_;
   int status = 0;

@@ -37,6 +37,9 @@ struct ExitStatus {
 // after SIGKILL (a CUDA-L1 program on the H100 held a batch's build stage for over 500 s); past this, a
 // thread of its own reaps it and the caller goes on.
 inline constexpr double kKillGraceSeconds = 30;
+// How long a child told to stop (SIGTERM) may take before it is killed: kscope-runner's judge kills what is
+// below it (up to 5 s for processes stuck in the kernel) and removes what the request left outside scratch.
+inline constexpr double kTerminateGraceSeconds = 10;
 
 class ChildProcess {
  public:
@@ -58,6 +61,9 @@ class ChildProcess {
   // SIGKILL to every descendant of the child (found through /proc while the child lives, whatever group or
   // session they moved to), then to the whole process group.
   void killGroup();
+  // SIGTERM to the child alone, so that it can end what it started and clean up (kscope-runner's judge does),
+  // then, if it has not exited within `graceSeconds`, killGroup.
+  void terminate(double graceSeconds = kTerminateGraceSeconds);
   std::optional<ExitStatus> tryWait();  // reaps without blocking; the status once it has ended
   // Waits up to `seconds` for it to end, then kills the group and reaps it, or abandons it (see ExitStatus).
   ExitStatus waitOrKill(double seconds);

@@ -261,7 +261,7 @@ struct RunnerSupervisor::Impl {
     if (end == LoopEnd::ChildEnded || end == LoopEnd::Done) {
       status = child->waitOrKill(2);
     } else {
-      child->killGroup();
+      child->terminate();  // the runner's judge ends what is below it and cleans up, else it is killed
       if (const ExitStatus killed = child->waitOrKill(0); killed.abandoned)
         stuck = "; kscope-runner " + killed.describe();
     }
@@ -389,6 +389,19 @@ struct RunnerSupervisor::Impl {
     return std::nullopt;
   }
 
+  // The scratch root is writable to the runner's programs (KSCOPE_WRITABLE): what one wrote there beside the
+  // runner's working folder (the request's own folder is gone already) goes after each request.
+  void removeStrays() {
+    if (options.scratchRoot.empty() || options.keepScratch) return;
+    std::error_code ec;
+    for (auto it = std::filesystem::directory_iterator(options.scratchRoot, ec);
+         !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+      if (!runnerDir.empty() && it->path() == runnerDir) continue;
+      std::error_code removeError;
+      std::filesystem::remove_all(it->path(), removeError);
+    }
+  }
+
   // Whether the runner wrote something while no request was in flight (or its stdout closed): a runner
   // that answers nothing it was asked is not asked again.
   bool strayOutput() {
@@ -484,7 +497,7 @@ struct RunnerSupervisor::Impl {
 
     if (end == LoopEnd::Done && tampering) {  // its channel is not to be trusted again: a new runner next time
       protocol::ErrorEvent e = protocol::tamperingError(id, *tampering, phase);
-      child->killGroup();
+      child->terminate();
       child->waitOrKill(0);
       drainStderr();
       e.error.stderrTail = tail.text();
@@ -511,7 +524,7 @@ struct RunnerSupervisor::Impl {
     pendingWrite = protocol::encodeRequest(shutdown) + "\n";
     const auto started = Clock::now();
     loop([](const std::string&) { return false; }, [&] { return 2.0 - secondsSince(started); }, false);
-    child->waitOrKill(0.5);
+    child->waitOrKill(3);  // the judge gives its executor 2 s to exit, then kills what is below it
     forget();
   }
 };
@@ -525,6 +538,7 @@ RequestOutcome RunnerSupervisor::request(protocol::Request request, const EventS
   impl_->cancelRequested = false;
   impl_->inFlight = true;
   RequestOutcome outcome = impl_->run(std::move(request), sink);
+  impl_->removeStrays();
   impl_->inFlight = false;
   impl_->cancelRequested = false;
   return outcome;

@@ -199,6 +199,42 @@ TEST(RealRunner, ProcessesPastTheClientsCapEndTheRequest) {
   EXPECT_TRUE(sleepersGone(token)) << "a process of the program outlived the request";
 }
 
+// Nothing a request wrote outside its scratch folder stays (tests/hostile/fill_outside_scratch.py): files in
+// /dev/shm, junk in the build cache (at its root, in a folder of its own, and past the quota in a tool's
+// cache folder), junk appended to the seal log and a file beside its folder in the client's scratch root are
+// gone once the answer is in, and the file-size limit refused its one 48 MiB file. All of it stayed, and the
+// file was written, before the judge cleaned up after each request and the executor limited file sizes.
+TEST(RealRunner, NothingARequestWroteOutsideItsScratchFolderStays) {
+  REQUIRE_RUNNER();
+  namespace fs = std::filesystem;
+  const std::string token = uniqueToken(5);
+  const fs::path xdg = fake::testRoot() / "xdg-cache", cache = xdg / "kernelscope" / "build";
+  const fs::path sealLog = cache.parent_path() / "build-seals.log";
+  fs::create_directories(cache);
+  std::ofstream(sealLog, std::ios::app) << "";
+  const auto sealLogBefore = fs::file_size(sealLog);
+  SupervisorOptions o = realRunner();
+  o.environment = {{"XDG_CACHE_HOME", xdg.string()}, {"KSCOPE_FILE_SIZE_MIB", "40"}, {"KSCOPE_CACHE_QUOTA_MIB", "48"}};
+  RunnerSupervisor s(o);
+  std::string code = hostileFile("fill_outside_scratch.py");
+  code.replace(code.find("@TOKEN@"), 7, token);
+  const RequestOutcome out = s.request(evaluate("fill", code));
+  ASSERT_TRUE(out.isResult()) << out.error()->error.message << "\n" << out.error()->error.stderrTail;
+  EXPECT_TRUE(out.result()->ok) << "the file-size limit did not refuse a 48 MiB file";
+  for (int i = 0; i < 2; ++i)
+    EXPECT_FALSE(fs::exists("/dev/shm/kscope-junk-" + token + "-" + std::to_string(i))) << "left in /dev/shm";
+  EXPECT_FALSE(fs::exists(cache / ("junk-" + token + ".bin"))) << "left at the build cache's root";
+  EXPECT_FALSE(fs::exists(cache / ("junk-" + token))) << "a folder left in the build cache";
+  for (int i = 0; i < 3; ++i)
+    EXPECT_FALSE(fs::exists(cache / "triton" / ("junk-" + token + "-" + std::to_string(i) + ".bin")))
+        << "more than the quota left in the Triton cache";
+  EXPECT_EQ(fs::file_size(sealLog), sealLogBefore) << "junk left in the seal log";
+  EXPECT_FALSE(fs::exists(o.scratchRoot / ("junk-" + token + ".bin"))) << "left in the client's scratch root";
+  std::error_code ec;
+  for (int i = 0; i < 2; ++i) fs::remove("/dev/shm/kscope-junk-" + token + "-" + std::to_string(i), ec);
+  fs::remove_all(xdg, ec);
+}
+
 TEST(RealRunner, TheMemoryLimitIsMeasuredOnTheExecutor) {
   REQUIRE_RUNNER();
   SupervisorOptions o = realRunner();
