@@ -102,12 +102,15 @@ std::pair<std::optional<ChildProcess>, std::string> ChildProcess::spawn(const Sp
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
     signal(SIGPIPE, SIG_DFL);
-    int stage = 0;  // what failed: 0 chdir, 1 setrlimit, 2 exec
+    int stage = 0;  // what failed: 0 chdir, 1 setrlimit, 2 exec, 3 joining the cgroup
     if (cwd.empty() || chdir(cwd.c_str()) == 0) {
       stage = 1;
       if (!spec.addressSpaceLimit || setrlimit(RLIMIT_AS, &limit) == 0) {
-        stage = 2;
-        execve(argv[0], argv.data(), envp.data());
+        stage = 3;
+        if (spec.cgroupProcsFd < 0 || ::write(spec.cgroupProcsFd, "0", 1) == 1) {
+          stage = 2;
+          execve(argv[0], argv.data(), envp.data());
+        }
       }
     }
     int failure[2] = {stage, errno};
@@ -133,6 +136,7 @@ std::pair<std::optional<ChildProcess>, std::string> ChildProcess::spawn(const Sp
     child.waitOrKill(5);
     std::string what = failure[0] == 0   ? "cannot enter the working folder " + cwd
                        : failure[0] == 1 ? std::string("cannot set the address-space limit")
+                       : failure[0] == 3 ? std::string("cannot join the runner's cgroup")
                                          : "cannot run " + spec.argv[0];
     return {std::nullopt, what + ": " + std::strerror(failure[1])};
   }

@@ -23,6 +23,7 @@ struct SpawnSpec {
   bool replaceEnvironment = false;  // true: `environment` is the child's whole environment, nothing of ours
   std::filesystem::path workingDirectory;                        // empty: ours
   std::optional<std::uint64_t> addressSpaceLimit;                // RLIMIT_AS in bytes
+  int cgroupProcsFd = -1;  // a cgroup's cgroup.procs the child joins before exec (runner_cgroup.h); -1: none
 };
 
 // How a child ended.

@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -22,6 +23,7 @@
 #include "core/supervisor/child_process.h"
 #include "core/supervisor/line_splitter.h"
 #include "core/supervisor/process_memory.h"
+#include "core/supervisor/runner_cgroup.h"
 #include "core/supervisor/tail_lines.h"
 #include "core/model/seconds_since.h"
 
@@ -122,9 +124,16 @@ struct RunnerSupervisor::Impl {
   // Whose memory counts: the executor its `ready` names when that is the runner's child (the process that
   // runs programs; its judge is the start-up image it shares, plus the lines it holds), else the runner.
   std::vector<pid_t> memoryPids;
-  // The runner's tree as last sampled (every options.treePollSeconds): how many processes are below its judge.
+  // The runner's tree as last sampled (every options.treePollSeconds): how many processes are below its judge,
+  // and the resident memory of those that are not memoryPids (what programs started, in any session).
   Clock::time_point treeSampled{};
-  std::size_t treeProcesses = 0;
+  std::size_t treeProcesses = 0, othersCounted = 0;
+  std::uint64_t othersResident = 0, lastExecutorResident = 0;
+  // The runner's own memory cgroup, where one could be made (runner_cgroup.h), and its OOM kills when the
+  // request started.
+  std::unique_ptr<RunnerCgroup> cgroup;
+  std::uint64_t oomKillsAtStart = 0;
+  std::string cgroupWhy;  // why the last runner has none
   bool stdoutOpen = false, stderrOpen = false;
   unsigned runnersStarted = 0, requestsSent = 0;
   std::atomic<bool> inFlight{false}, cancelRequested{false};
@@ -198,17 +207,29 @@ struct RunnerSupervisor::Impl {
       if (cancellable && cancelRequested.load()) return LoopEnd::Cancelled;
       const double left = secondsLeft();
       if (left <= 0) return LoopEnd::Deadline;
-      if (options.maxProcesses > 0 && secondsSince(treeSampled) >= options.treePollSeconds) {
+      const std::vector<pid_t> counted = memoryPids.empty() ? std::vector<pid_t>{child->pid()} : memoryPids;
+      if ((options.maxProcesses > 0 || options.memoryLimit) && secondsSince(treeSampled) >= options.treePollSeconds) {
         treeSampled = Clock::now();
-        treeProcesses = sandbox::liveDescendantsOf(child->pid()).size();
-        if (treeProcesses > options.maxProcesses) return LoopEnd::Processes;
+        const std::vector<pid_t> tree = sandbox::liveDescendantsOf(child->pid());
+        treeProcesses = tree.size();
+        if (options.maxProcesses > 0 && treeProcesses > options.maxProcesses) return LoopEnd::Processes;
+        othersResident = 0;
+        othersCounted = 0;
+        if (options.memoryLimit)
+          for (pid_t pid : tree)
+            if (std::find(counted.begin(), counted.end(), pid) == counted.end()) {
+              othersResident += residentBytes(pid).value_or(0);
+              ++othersCounted;
+            }
       }
       if (options.memoryLimit) {
+        // The processes that run programs, now, and what they started, as last sampled: the limit covers the
+        // runner's whole tree. A cgroup's OOM kill says the kernel found the tree over its limit first.
         std::uint64_t resident = 0;
-        for (pid_t pid : memoryPids.empty() ? std::vector<pid_t>{child->pid()} : memoryPids)
-          resident += residentBytes(pid).value_or(0);
-        if (resident > options.memoryLimit->bytes) {
-          lastResident = resident;
+        for (pid_t pid : counted) resident += residentBytes(pid).value_or(0);
+        if (resident + othersResident > options.memoryLimit->bytes || cgroupHit()) {
+          lastExecutorResident = resident;
+          lastResident = resident + othersResident;
           return LoopEnd::Memory;
         }
       }
@@ -276,10 +297,7 @@ struct RunnerSupervisor::Impl {
         e = makeError(id, ErrorKind::Cancelled, "cancelled " + context, phase);
         break;
       case LoopEnd::Memory:
-        e = makeError(id, ErrorKind::Memory,
-                      "kscope-runner used " + mebibytes(lastResident) + ", more than the memory limit of " +
-                          mebibytes(options.memoryLimit->bytes) + ", " + context + "; it was stopped",
-                      phase);
+        e = makeError(id, ErrorKind::Memory, memoryMessage(context), phase);
         break;
       case LoopEnd::Processes:
         e = makeError(id, ErrorKind::Processes,
@@ -298,7 +316,9 @@ struct RunnerSupervisor::Impl {
       case LoopEnd::Done: {
         const bool outOfAddressSpace =
             options.memoryLimit && options.memoryLimit->addressSpace && looksOutOfMemory(tail.text());
-        if (outOfAddressSpace) {
+        if (cgroupHit()) {  // the kernel ended a process of the runner's for its cgroup's limit
+          e = makeError(id, ErrorKind::Memory, memoryMessage(context) + " (" + status->describe() + ")", phase);
+        } else if (outOfAddressSpace) {
           e = makeError(id, ErrorKind::Memory,
                         "kscope-runner ran out of its " + mebibytes(options.memoryLimit->bytes) +
                             " memory limit " + context + " and " + status->describe(),
@@ -315,9 +335,31 @@ struct RunnerSupervisor::Impl {
     return e;
   }
 
+  // Whether the kernel ended a process of the runner's cgroup since the request started.
+  bool cgroupHit() const { return cgroup && cgroup->oomKills() > oomKillsAtStart; }
+
+  // What the memory limit stopped, in words: what was counted, or what the kernel did.
+  std::string memoryMessage(const std::string& context) const {
+    const std::string limit = mebibytes(options.memoryLimit->bytes);
+    if (cgroupHit()) {
+      const std::uint64_t kills = cgroup->oomKills() - oomKillsAtStart;
+      return "kscope-runner's processes needed more than the memory limit of " + limit + ", " + context +
+             ": the kernel ended " + std::to_string(kills) + " of them for their cgroup's limit (" +
+             cgroup->path().string() + "); it was stopped";
+    }
+    std::string used = "kscope-runner used " + mebibytes(lastResident);
+    if (othersCounted > 0 && othersResident > 0)
+      used += " (" + mebibytes(lastExecutorResident) + " itself, " + mebibytes(othersResident) + " in " +
+              std::to_string(othersCounted) + " process(es) its programs started)";
+    return used + ", more than the memory limit of " + limit + ", " + context + "; it was stopped";
+  }
+
   void forget() {
     child.reset();
+    cgroup.reset();  // kills whatever is left in it, in any session, and removes it
     memoryPids.clear();
+    othersResident = lastExecutorResident = 0;
+    othersCounted = 0;
     treeSampled = {};
     treeProcesses = 0;
     std::error_code ec;
@@ -349,8 +391,20 @@ struct RunnerSupervisor::Impl {
     spec.workingDirectory = cwd;
     if (options.memoryLimit && options.memoryLimit->addressSpace)
       spec.addressSpaceLimit = options.memoryLimit->bytes;
+    if (options.memoryLimit && options.memoryCgroup) {
+      // The kernel's hard limit sits a little above ours, so that our own count, which says what it saw,
+      // normally ends the runner first; the cgroup catches what the count misses (files in /dev/shm, a
+      // burst between two samples) and kills what is left in it whatever session it moved to.
+      const std::uint64_t bytes = options.memoryLimit->bytes;
+      cgroup = RunnerCgroup::create(bytes + std::max<std::uint64_t>(bytes / 10, std::uint64_t(64) << 20),
+                                    &cgroupWhy);
+      if (cgroup) spec.cgroupProcsFd = cgroup->procsFd();
+    }
     auto [spawned, why] = ChildProcess::spawn(spec);
-    if (!spawned) return makeError(id, ErrorKind::Crash, "cannot start kscope-runner: " + why, "");
+    if (!spawned) {
+      cgroup.reset();
+      return makeError(id, ErrorKind::Crash, "cannot start kscope-runner: " + why, "");
+    }
     child = std::move(spawned);
     stdoutOpen = stderrOpen = true;
 
@@ -421,6 +475,7 @@ struct RunnerSupervisor::Impl {
     if (!child)
       if (auto failed = start(id)) return finish(std::move(*failed));
     tail.clear();
+    oomKillsAtStart = cgroup ? cgroup->oomKills() : 0;
 
     std::filesystem::path scratch;
     if (request.options.scratch.empty() && !options.scratchRoot.empty()) {
@@ -486,6 +541,9 @@ struct RunnerSupervisor::Impl {
                         ": " + quote(line);
             return true;
           }
+          // An answer that came after the kernel ended a process of the runner's for the memory limit is not
+          // passed on: the limit was hit, and the verdict says so.
+          if (outcome && cgroupHit()) return true;
           if (sink) sink(event);
           return outcome.has_value();
         },
@@ -504,6 +562,8 @@ struct RunnerSupervisor::Impl {
       forget();
       return finish(std::move(e));
     }
+    if (end == LoopEnd::Done && cgroupHit())  // the answer came past the memory limit (above)
+      return finish(endRunner(LoopEnd::Memory, id, phase, secondsSince(mark), during(phase, id)));
     if (end == LoopEnd::Done) {
       if (runnerExits) {  // it said it cannot go on (an unusable CUDA context): let it exit, then forget it
         child->closeStdin();

@@ -40,8 +40,13 @@ struct SupervisorOptions {
   // The longest any one phase may run, below phaseLimits; 0: no further cap. For a user who knows their
   // programs are quick and wants a hung one stopped sooner.
   double maxPhaseSeconds = 0;
+  // The memory limit covers the runner's whole tree: the processes that run programs (polled every
+  // memoryPollSeconds) plus every other process below the runner (summed every treePollSeconds), and, where
+  // one can be made, a memory cgroup of the runner's own with a hard limit a tenth (at least 64 MiB) above
+  // it, in which the kernel counts everything (memoryCgroup; runner_cgroup.h).
   std::optional<MemoryLimit> memoryLimit;
   double memoryPollSeconds = 0.05;
+  bool memoryCgroup = true;
   // The most processes the runner's tree may hold at once: every process below the runner's judge (its
   // executor and whatever a program started, in any session), counted every treePollSeconds; past it the
   // tree is killed and the request ends with a `processes` error. 0: no cap. The executor's own RLIMIT_NPROC

@@ -1,5 +1,6 @@
 // ChildProcess as containment needs it (docs/security.md): an environment given whole, no controlling
-// terminal (its own session), and death with the thread that spawned it (PR_SET_PDEATHSIG).
+// terminal (its own session), death with the thread that spawned it (PR_SET_PDEATHSIG), and the runner's
+// memory cgroup where one can be made.
 #include "core/supervisor/child_process.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,8 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+
+#include "core/supervisor/runner_cgroup.h"
 
 using namespace ks::supervisor;
 
@@ -87,4 +90,31 @@ TEST(ChildProcess, TheChildDiesWithTheThreadThatSpawnedIt) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ASSERT_TRUE(status) << "the child outlived the thread that spawned it";
   EXPECT_EQ(status->signal, SIGKILL);
+}
+
+// The runner's memory cgroup (runner_cgroup.h), where this machine lets one be made: a child joins it before
+// exec, the kernel ends it past the cgroup's limit and says so, and what is left in it, in a session of its
+// own, is killed with it.
+TEST(RunnerCgroup, AChildJoinsItTheKernelEndsItPastTheLimitAndWhatIsLeftIsKilled) {
+  std::string why;
+  std::unique_ptr<RunnerCgroup> cgroup = RunnerCgroup::create(64u << 20, &why);
+  if (!cgroup) GTEST_SKIP() << "no memory cgroup can be made here: " << why;
+  SpawnSpec hog;
+  hog.argv = {"/bin/sh", "-c", "setsid sleep 600 & exec python3 -c 'b = bytearray(256 << 20); b[::4096] = b\"\\x01\" * len(b[::4096])'"};
+  hog.cgroupProcsFd = cgroup->procsFd();
+  auto [child, error] = ChildProcess::spawn(hog);
+  ASSERT_TRUE(child) << error;
+  const ExitStatus status = child->waitOrKill(60);
+  EXPECT_EQ(status.signal, SIGKILL) << status.describe();
+  EXPECT_GE(cgroup->oomKills(), 1u);
+  std::ifstream procs(cgroup->path() / "cgroup.procs");
+  long leftover = 0;
+  ASSERT_TRUE(procs >> leftover) << "the setsid'd sleep should still be in the cgroup";
+  cgroup->killAll();
+  for (int i = 0; i < 200 && kill(static_cast<pid_t>(leftover), 0) == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::ifstream stat("/proc/" + std::to_string(leftover) + "/stat");
+  std::string line;
+  std::getline(stat, line);
+  EXPECT_TRUE(line.empty() || line[line.rfind(')') + 2] == 'Z') << "the sleep outlived killAll: " << line;
 }

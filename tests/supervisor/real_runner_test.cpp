@@ -235,6 +235,51 @@ TEST(RealRunner, NothingARequestWroteOutsideItsScratchFolderStays) {
   fs::remove_all(xdg, ec);
 }
 
+// The memory limit covers the runner's whole tree (tests/hostile/hoard_in_children.py): four processes a
+// program starts hold 1.5 GiB beside it, under a limit of 1536 MiB that the executor alone stays well below.
+// The request ends with a `memory` error before the program answers, by the runner's own cgroup where one can
+// be made (as root here) and by the client's sum over the runner's processes where not; no child is left.
+// The program answered "correct" with its children holding the memory before the limit covered them.
+class RealRunnerMemory : public ::testing::TestWithParam<bool> {};
+
+TEST_P(RealRunnerMemory, MemoryHeldInChildProcessesCountsTowardsTheLimit) {
+  REQUIRE_RUNNER();
+  const bool cgroup = GetParam();
+  const std::string token = uniqueToken(cgroup ? 6 : 7);
+  SupervisorOptions o = realRunner();
+  o.memoryLimit = MemoryLimit{1536u << 20, false};
+  o.memoryCgroup = cgroup;
+  RunnerSupervisor s(o);
+  std::string code = hostileFile("hoard_in_children.py");
+  code.replace(code.find("@TOKEN@"), 7, token);
+  const RequestOutcome out = s.request(evaluate(cgroup ? "hoard-cgroup" : "hoard-sum", code));
+  ASSERT_NE(out.error(), nullptr) << "the program answered with its children holding the memory";
+  EXPECT_EQ(out.error()->error.kind, protocol::ErrorKind::Memory) << out.error()->error.message;
+  EXPECT_NE(out.error()->error.message.find("more than the memory limit of 1536 MiB"), std::string::npos)
+      << out.error()->error.message;
+  if (!cgroup) {
+    EXPECT_NE(out.error()->error.message.find("process(es) its programs started"), std::string::npos)
+        << out.error()->error.message;
+  }
+  // The children run `python -c ... <mark> <token>`: none may be left.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  auto holders = [&] {
+    int n = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+      std::ifstream cmd(entry.path() / "cmdline", std::ios::binary);
+      const std::string cmdline((std::istreambuf_iterator<char>(cmd)), {});
+      n += cmdline.find(std::string(1, '\0') + token + std::string(1, '\0')) != std::string::npos;
+    }
+    return n;
+  };
+  while (holders() > 0 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(holders(), 0) << "a child of the program outlived the request";
+}
+
+INSTANTIATE_TEST_SUITE_P(ByCgroupAndBySum, RealRunnerMemory, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& p) { return p.param ? "Cgroup" : "Sum"; });
+
 TEST(RealRunner, TheMemoryLimitIsMeasuredOnTheExecutor) {
   REQUIRE_RUNNER();
   SupervisorOptions o = realRunner();
