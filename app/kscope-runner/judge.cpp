@@ -237,8 +237,13 @@ class Judge {
         client_.write(protocol::ReadyEvent{protocol::kProtocolVersion, ready->runner, executor_});
         return std::nullopt;
       }
-      pollfd fd{link_, POLLIN, 0};
-      if (poll(&fd, 1, -1) < 0 && errno != EINTR) return 1;
+      pollfd fds[2] = {{link_, POLLIN, 0}, {stopSignals_, POLLIN, 0}};
+      if (poll(fds, stopSignals_ >= 0 ? 2 : 1, -1) < 0 && errno != EINTR) return 1;
+      if (stopSignals_ >= 0 && fds[1].revents) {  // the client gave up waiting for it
+        stopExecutor(0);
+        return 128 + SIGTERM;
+      }
+      if (!fds[0].revents) continue;
       if (!fromExecutor_.fill() && !fromExecutor_.hasLine()) endAs(reap(kExecutorExitGraceS).first);
     }
   }
