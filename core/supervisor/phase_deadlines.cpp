@@ -38,7 +38,8 @@ double PhaseDeadlines::spent(Phase phase) const {
 
 double PhaseDeadlines::perEntryCap(Phase phase) const {
   if (phase != Phase::Build) return std::numeric_limits<double>::infinity();
-  const bool native = request_.task && request_.task->language != CodeLanguage::Python;
+  const bool native = (request_.task && request_.task->language != CodeLanguage::Python) ||
+                      (request_.candidate && request_.candidate->language != CodeLanguage::Python);
   return (native ? limits_.nativeBuild : limits_.build) +
          (request_.options.gpuShare.empty() ? 0.0 : limits_.gpuShareWait);
 }

@@ -74,6 +74,12 @@ TEST(PhaseDeadlines, BuildsAddUpToTheirNumberPerRequest) {
   PhaseDeadlines n(native, PhaseLimits{});
   n.enter(Phase::Build, 0, at(0));
   EXPECT_DOUBLE_EQ(*n.secondsLeft(at(0)), 1200);
+  protocol::Request nativeCandidate = evaluateOnCpu();  // a native candidate the build op builds alone
+  nativeCandidate.op = protocol::Op::Build;
+  nativeCandidate.candidate->language = CodeLanguage::Cuda;
+  PhaseDeadlines c(nativeCandidate, PhaseLimits{});
+  c.enter(Phase::Build, 0, at(0));
+  EXPECT_DOUBLE_EQ(*c.secondsLeft(at(0)), 1200);
 }
 
 TEST(PhaseDeadlines, ScaledPhasesScaleWithTheCorrectnessTimeSeen) {
