@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/resource.h>
@@ -454,6 +455,15 @@ int runJudge(ProtocolChannel& client, int link, pid_t executor, JudgeSettings se
   sigaddset(&term, SIGTERM);
   sigprocmask(SIG_BLOCK, &term, nullptr);
   const int stopSignals = signalfd(-1, &term, SFD_CLOEXEC);
+  if (stopSignals < 0) {
+    sigprocmask(SIG_UNBLOCK, &term, nullptr);  // unread, SIGTERM ends the judge at once, as it used to
+  } else {
+    // The client's death, too: the runner was spawned to get SIGKILL then (PR_SET_PDEATHSIG), which would
+    // leave what is below the judge to init. A SIGTERM read here ends it all first.
+    const pid_t parent = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) raise(SIGTERM);  // it died before the prctl took
+  }
   Judge judge(client, link, executor, std::move(settings), stopSignals);
   const int status = judge.run();
   judge.endEverything();

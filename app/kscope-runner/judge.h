@@ -16,7 +16,7 @@
 // executor (core/sandbox/descendants.h) and removes what the request left outside its scratch folder
 // (core/sandbox/request_leftovers.h): Judge::deliver. At its own end, however it comes (shutdown, end of
 // input, tampering, the executor's exit or crash, SIGTERM from the client at a deadline, a cancel or a
-// limit), it kills every process below it, the executor's remains included, and cleans up after the
+// limit, or at the client's death, which it turns into SIGTERM), it kills every process below it, the executor's remains included, and cleans up after the
 // request in flight before it exits.
 #include <sys/types.h>
 

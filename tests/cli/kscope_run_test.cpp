@@ -696,6 +696,52 @@ TEST_F(KscopeRunCli, AKilledRunClientTakesItsRunnerAlong) {
   fs::remove_all(fs::temp_directory_path() / ("kscope-" + std::to_string(client)), ec);
 }
 
+// A `kscope run` killed with SIGKILL while its candidate hangs, after leaving a daemon in a session of its own
+// (tests/hostile/leave_daemon.py, mode hang): the runner's judge hears of its client's death (a SIGTERM) and
+// kills everything below it before it goes. The judge died by SIGKILL with its client before, and the daemon
+// was re-parented to init and kept running.
+TEST_F(KscopeRunCli, AKilledRunClientLeavesNoDaemonOfItsRunnerBehind) {
+  REQUIRE_RUNNER();
+  const std::string token = "31536000." + std::to_string(getpid()) + "9";
+  std::string leaver = slurp(fs::path(KS_SOURCE_DIR) / "tests/hostile/leave_daemon.py");
+  leaver.replace(leaver.find("@MODE@"), 6, "hang");
+  leaver.replace(leaver.find("@TOKEN@"), 7, token);
+  const fs::path run = writeRun(
+      "daemon.kscope.jsonl",
+      {{1, 7, slurp(fs::path(KS_SOURCE_DIR) / "tests/hostile/reference.py"), {{"daemon", leaver}}}});
+  const std::string start = "env " + environment() + " " + quoted(std::string(KSCOPE_BINARY)) + " run " +
+                            quoted(run) + " --task L1/7 --candidate daemon --device cpu --no-server --no-store > " +
+                            quoted(dir_ / "run.log") + " 2>&1 & echo $! > " + quoted(dir_ / "run.pid");
+  ASSERT_EQ(std::system(start.c_str()), 0);
+  const pid_t client = std::stoi(slurp(dir_ / "run.pid"));
+  auto daemons = [&] {  // processes running `sleep <token>`, zombies aside
+    std::vector<pid_t> out;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+      const std::string name = entry.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      const std::string stat = slurp(entry.path() / "stat");
+      const auto close = stat.rfind(')');
+      if (slurp(entry.path() / "cmdline") == "sleep" + std::string(1, '\0') + token + std::string(1, '\0') &&
+          close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z')
+        out.push_back(std::stoi(name));
+    }
+    return out;
+  };
+  for (auto t = std::chrono::steady_clock::now();
+       daemons().empty() && std::chrono::steady_clock::now() - t < std::chrono::seconds(180);)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_FALSE(daemons().empty()) << "the daemon never started\n" << slurp(dir_ / "run.log");
+  ASSERT_EQ(kill(client, SIGKILL), 0);
+  for (auto t = std::chrono::steady_clock::now();
+       !daemons().empty() && std::chrono::steady_clock::now() - t < std::chrono::seconds(30);)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const std::vector<pid_t> left = daemons();
+  for (pid_t pid : left) kill(pid, SIGKILL);
+  EXPECT_TRUE(left.empty()) << "a daemon of the runner outlived its kill -9'd client " << client;
+  std::error_code ec;
+  fs::remove_all(fs::temp_directory_path() / ("kscope-" + std::to_string(client)), ec);
+}
+
 // ---- shards, merge, --gpus
 // ----------------------------------------------------------------------------------------
 
