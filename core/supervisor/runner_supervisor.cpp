@@ -445,12 +445,29 @@ struct RunnerSupervisor::Impl {
 
   // The scratch root is writable to the runner's programs (KSCOPE_WRITABLE): what one wrote there beside the
   // runner's working folder (the request's own folder is gone already) goes after each request.
+  // A runner's working folder (runner-<n>) or a folder holding one: the scratch root of another runner of this
+  // client (poolRunnerOptions nests the lanes' roots in the client's), which is not this request's to remove.
+  static bool isRunnerFolderName(const std::string& name) {
+    return name.size() > 7 && name.rfind("runner-", 0) == 0 &&
+           name.find_first_not_of("0123456789", 7) == std::string::npos;
+  }
+  static bool holdsARunner(const std::filesystem::path& entry) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(entry, ec)) return false;
+    if (isRunnerFolderName(entry.filename().string())) return true;
+    for (auto it = std::filesystem::directory_iterator(entry, ec);
+         !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+      if (isRunnerFolderName(it->path().filename().string()) && it->is_directory(ec)) return true;
+    return false;
+  }
+
   void removeStrays() {
     if (options.scratchRoot.empty() || options.keepScratch) return;
     std::error_code ec;
     for (auto it = std::filesystem::directory_iterator(options.scratchRoot, ec);
          !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
       if (!runnerDir.empty() && it->path() == runnerDir) continue;
+      if (holdsARunner(it->path())) continue;  // another supervisor's: a pool lane's root or its runner's folder
       std::error_code removeError;
       std::filesystem::remove_all(it->path(), removeError);
     }
