@@ -507,7 +507,10 @@ RunFile readKernelBenchRun(const std::filesystem::path& path, const LoadOptions&
 
   std::size_t missingReferences = 0;
   std::size_t done = 0;
-  for (auto& [key, bySample] : samples) {
+  for (auto& entry : samples) {
+    // Named copies: the lambdas below capture them, which clang before 16 refuses for structured bindings.
+    const auto& key = entry.first;
+    auto& bySample = entry.second;
     if (options.cancel && options.cancel->load()) {
       issues.warning(0,
                      "loading was cancelled; " + std::to_string(samples.size() - done) + " task(s) not read");
